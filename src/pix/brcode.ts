@@ -1,0 +1,71 @@
+import { isValidStaticTxid } from './ids.js';
+import { PIX_GUI, crc16, encodeTlv, toEmvAscii } from './emv.js';
+
+export { crc16 } from './emv.js';
+export { parseBrCode, type ParsedBrCode } from './brcode-parse.js';
+
+export interface StaticBrCodeInput {
+  pixKey: string;
+  /** Integer cents. */
+  amount: number;
+  merchantName: string;
+  merchantCity: string;
+  txid: string;
+  description?: string | null;
+}
+
+const MAX_NAME = 25; // 59 Merchant Name: 1–25 (Manual do BR Code; bacen/pix-api #157, #189)
+const MAX_CITY = 15; // 60 Merchant City: 1–15
+const MAX_TEMPLATE = 99; // a TLV length has two digits, so template 26 holds at most 99 characters
+const MAX_KEY = 77; // DICT `Key` maxLength
+// 54 is at most 13 characters: 10 integer digits, '.', 2 decimals.
+const MAX_AMOUNT_CENTS = 999_999_999_999;
+
+/** Integer cents as the `54` string with exactly two decimals, without going through floating point. */
+export function formatCents(cents: number): string {
+  if (!Number.isSafeInteger(cents) || cents < 0) throw new Error('amount must be a non-negative integer of cents');
+  const digits = String(cents).padStart(3, '0');
+  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+function asciiField(text: string, max: number): string {
+  return toEmvAscii(text).slice(0, max).trimEnd();
+}
+
+/**
+ * Static Pix BR Code (decisions part 4): 00, 26 (GUI, key, optional description), 52 `0000`, 53 `986`,
+ * 54 amount, 58 `BR`, 59 name, 60 city, 62-05 txid, 63 CRC-16/CCITT-FALSE over everything up to `6304`.
+ */
+export function buildStaticBrCode(input: StaticBrCodeInput): string {
+  const { pixKey, amount, txid } = input;
+  if (!isValidStaticTxid(txid)) throw new Error('txid must be 1 to 25 characters [A-Za-z0-9]');
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_AMOUNT_CENTS) {
+    throw new Error(`amount must be an integer of cents from 1 to ${MAX_AMOUNT_CENTS}`);
+  }
+  if (!/^[\x21-\x7e]+$/.test(pixKey) || pixKey.length > MAX_KEY) {
+    throw new Error(`pixKey must be 1 to ${MAX_KEY} printable ASCII characters without spaces`);
+  }
+  const merchantName = asciiField(input.merchantName, MAX_NAME);
+  const merchantCity = asciiField(input.merchantCity, MAX_CITY);
+  if (merchantName === '') throw new Error('merchantName has no printable ASCII characters');
+  if (merchantCity === '') throw new Error('merchantCity has no printable ASCII characters');
+
+  const keyPart = encodeTlv('00', PIX_GUI) + encodeTlv('01', pixKey);
+  // 26-02 shares template 26's 99 characters with the GUI and the key: truncate it to the room left.
+  const room = MAX_TEMPLATE - keyPart.length - 4;
+  const description = room > 0 ? asciiField(input.description ?? '', room) : '';
+  const merchantAccount = description === '' ? keyPart : keyPart + encodeTlv('02', description);
+
+  const payload =
+    encodeTlv('00', '01') +
+    encodeTlv('26', merchantAccount) +
+    encodeTlv('52', '0000') +
+    encodeTlv('53', '986') +
+    encodeTlv('54', formatCents(amount)) +
+    encodeTlv('58', 'BR') +
+    encodeTlv('59', merchantName) +
+    encodeTlv('60', merchantCity) +
+    encodeTlv('62', encodeTlv('05', txid)) +
+    '6304';
+  return payload + crc16(payload);
+}
