@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { issueApiKey, revokeApiKey } from '../auth/api-keys.js';
+import { MerchantCreateBody, MerchantPatchBody, MerchantSchema } from '../merchants/merchant.schemas.js';
+import { createMerchant, getMerchant, listMerchants, patchMerchant } from '../merchants/merchant.service.js';
+import { Envelope, errorResponses, ListEnvelope, ok, Timestamp } from '../platform/http/envelope.js';
+import { PageQuery, type Cursors } from '../platform/pagination.js';
+
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const IssuedKey = Type.Object({ id: Type.String(), key: Type.String(), last4: Type.String(), createdAt: Timestamp });
+const RevokedKey = Type.Object({ id: Type.String(), merchantId: Type.String(), last4: Type.String(), createdAt: Timestamp, revokedAt: Timestamp });
+const tags = ['admin'];
+const security = [{ adminToken: [] }];
+
+/** Operator API (decisions part 13), behind ADMIN_TOKEN; the CLI calls the same services. */
+export function adminRoutes(pool: pg.Pool, cursors: Cursors) {
+  return async (app: FastifyInstance) => {
+    app.post('/merchants', {
+      schema: { tags, security, body: MerchantCreateBody, response: { 201: Envelope(MerchantSchema), ...errorResponses } },
+    }, async (req, reply) => reply.code(201).send(ok(await createMerchant(pool, req.body as never))));
+
+    app.get('/merchants', {
+      schema: { tags, security, querystring: Type.Object(PageQuery), response: { 200: ListEnvelope(MerchantSchema), ...errorResponses } },
+    }, async (req) => {
+      const page = await listMerchants(pool, cursors, req.query as never);
+      return { ...ok(page.items), pagination: page.pagination };
+    });
+
+    app.get('/merchants/:id', {
+      schema: { tags, security, params: IdParams, response: { 200: Envelope(MerchantSchema), ...errorResponses } },
+    }, async (req) => ok(await getMerchant(pool, (req.params as { id: string }).id)));
+
+    app.patch('/merchants/:id', {
+      schema: { tags, security, params: IdParams, body: MerchantPatchBody, response: { 200: Envelope(MerchantSchema), ...errorResponses } },
+    }, async (req) => ok(await patchMerchant(pool, (req.params as { id: string }).id, req.body as never)));
+
+    app.post('/merchants/:id/api-keys', {
+      schema: { tags, security, params: IdParams, response: { 201: Envelope(IssuedKey), ...errorResponses } },
+    }, async (req, reply) => reply.code(201).send(ok(await issueApiKey(pool, (req.params as { id: string }).id))));
+
+    app.delete('/api-keys/:id', {
+      schema: { tags, security, params: IdParams, response: { 200: Envelope(RevokedKey), ...errorResponses } },
+    }, async (req) => ok(await revokeApiKey(pool, (req.params as { id: string }).id)));
+  };
+}

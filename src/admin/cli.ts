@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import type pg from 'pg';
+import { issueApiKey, revokeApiKey } from '../auth/api-keys.js';
+import { createMerchant, getMerchant, listMerchants, patchMerchant } from '../merchants/merchant.service.js';
+import type { MerchantPatch } from '../merchants/merchant.schemas.js';
+import type { Runtime } from '../runtime.js';
+
+export const CLI_USAGE = `Operator commands (the same operations as /admin):
+  pixgate merchant create --user-name NAME --email EMAIL [merchant options]
+  pixgate merchant update MERCHANT_ID [merchant options] [--suspended true|false]
+  pixgate merchant get MERCHANT_ID
+  pixgate merchant list [--limit N] [--after CURSOR]
+  pixgate apikey create MERCHANT_ID
+  pixgate apikey revoke KEY_ID
+Merchant options: --kyc-status PENDING|APPROVED|REJECTED --trade-name --legal-name --full-name --tax-id
+  --pix-key KEY --pix-key-type CPF|CNPJ|EMAIL|TELEFONE|CHAVE_ALEATORIA --city
+  --min-ticket --max-ticket --max-withdrawal --withdrawals-enabled true|false
+  --charge-fee-fixed --charge-fee-bps --withdrawal-fee-fixed`;
+
+const OPTIONS = Object.fromEntries(
+  ['user-name', 'email', 'kyc-status', 'trade-name', 'legal-name', 'full-name', 'tax-id', 'pix-key', 'pix-key-type', 'city',
+    'min-ticket', 'max-ticket', 'max-withdrawal', 'withdrawals-enabled', 'charge-fee-fixed', 'charge-fee-bps',
+    'withdrawal-fee-fixed', 'suspended', 'limit', 'after'].map((o) => [o, { type: 'string' as const }]),
+);
+
+function integer(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new Error(`--${name} must be a whole number`);
+  return Number(v);
+}
+const bool = (v: string | undefined) => (v === undefined ? undefined : v === 'true');
+
+function merchantInput(o: Record<string, string | undefined>): MerchantPatch {
+  const kyc = { status: o['kyc-status'] as never, tradeName: o['trade-name'], legalName: o['legal-name'], fullName: o['full-name'], taxId: o['tax-id'] };
+  return {
+    userName: o['user-name'], email: o.email, city: o.city, suspended: bool(o.suspended),
+    kyc: Object.values(kyc).some((v) => v !== undefined) ? kyc : undefined,
+    pixKey: o['pix-key'] ? { key: o['pix-key'], type: (o['pix-key-type'] ?? 'CHAVE_ALEATORIA') as never } : undefined,
+    minTicket: integer(o['min-ticket'], 'min-ticket'), maxTicket: integer(o['max-ticket'], 'max-ticket'),
+    maxWithdrawal: integer(o['max-withdrawal'], 'max-withdrawal'), withdrawalsEnabled: bool(o['withdrawals-enabled']),
+    chargeFeeFixed: integer(o['charge-fee-fixed'], 'charge-fee-fixed'), chargeFeeBps: integer(o['charge-fee-bps'], 'charge-fee-bps'),
+    withdrawalFeeFixed: integer(o['withdrawal-fee-fixed'], 'withdrawal-fee-fixed'),
+  };
+}
+
+/** Runs one operator command and returns what to print (JSON). */
+export async function runAdminCommand(rt: Runtime, args: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  const [noun, verb, id] = positionals;
+  const pool: pg.Pool = rt.pool;
+  switch (`${noun} ${verb}`) {
+    case 'merchant create': {
+      const input = merchantInput(values);
+      if (!input.userName || !input.email) throw new Error('--user-name and --email are required');
+      return createMerchant(pool, { ...input, userName: input.userName, email: input.email });
+    }
+    case 'merchant update': return patchMerchant(pool, required(id), merchantInput(values));
+    case 'merchant get': return getMerchant(pool, required(id));
+    case 'merchant list': return listMerchants(pool, rt.cursors, { limit: integer(values.limit, 'limit'), after: values.after });
+    case 'apikey create': return issueApiKey(pool, required(id));
+    case 'apikey revoke': return revokeApiKey(pool, required(id));
+    default: throw new Error(CLI_USAGE);
+  }
+}
+
+function required(id: string | undefined): string {
+  if (!id) throw new Error('an id is required\n' + CLI_USAGE);
+  return id;
+}

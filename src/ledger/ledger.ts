@@ -1,0 +1,80 @@
+import { AppError } from '../platform/errors.js';
+import type { Executor, Tx } from '../platform/db.js';
+
+/** The three balances every merchant has (spec 2.1). */
+export type MerchantAccountKind = 'available' | 'pending' | 'blocked';
+/** Platform accounts: fees earned, money held at the PSP (the asset side), refunds on their way out. */
+export type PlatformAccount = 'platform:fee_revenue' | 'platform:psp_clearing' | 'platform:payouts_in_transit';
+
+export const merchantAccount = (merchantId: string, kind: MerchantAccountKind) => `${merchantId}:${kind}`;
+export const FEE_REVENUE: PlatformAccount = 'platform:fee_revenue';
+export const PSP_CLEARING: PlatformAccount = 'platform:psp_clearing';
+export const PAYOUTS_IN_TRANSIT: PlatformAccount = 'platform:payouts_in_transit';
+
+export interface Entry {
+  account: string;
+  /** Signed cents: positive adds to the account's balance. */
+  amount: number;
+}
+
+export interface Posting {
+  /** What moved the money, e.g. CHARGE_PAYMENT, REFUND, WITHDRAWAL_RESERVE. */
+  kind: string;
+  /** The business object the posting belongs to (chg_, ref_, wd_, dsp_ id). */
+  reference: string;
+  entries: Entry[];
+}
+
+export async function createMerchantAccounts(tx: Tx, merchantId: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO ledger_accounts (id, merchant_id, kind)
+     SELECT $1 || ':' || lower(k), $1, k FROM unnest(ARRAY['AVAILABLE', 'PENDING', 'BLOCKED']) k`,
+    [merchantId],
+  );
+}
+
+/**
+ * Writes one balanced set of entries and moves the merchant balances in the caller's transaction.
+ * Zero entries are dropped. A merchant balance that would go negative aborts the whole posting with
+ * INSUFFICIENT_BALANCE naming that merchant (the CHECK constraint backs this up).
+ */
+export async function post(tx: Tx, posting: Posting): Promise<number> {
+  const entries = posting.entries.filter((e) => e.amount !== 0);
+  for (const e of entries) if (!Number.isSafeInteger(e.amount)) throw new Error(`ledger amount ${e.amount} is not integer cents`);
+  try {
+    const { rows } = await tx.query<{ id: number }>('SELECT ledger_post($1, $2, $3::text[], $4::bigint[]) AS id', [
+      posting.kind,
+      posting.reference,
+      entries.map((e) => e.account),
+      entries.map((e) => e.amount),
+    ]);
+    return rows[0]!.id;
+  } catch (err) {
+    const e = err as { code?: string; detail?: string };
+    if (e.code === 'PX001') throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance for merchant ${e.detail}`);
+    throw err;
+  }
+}
+
+export interface Balance {
+  available: number;
+  pending: number;
+  blocked: number;
+}
+
+export async function getBalance(db: Executor, merchantId: string): Promise<Balance> {
+  const { rows } = await db.query<{ kind: string; balance: number }>(
+    'SELECT kind, balance FROM ledger_accounts WHERE merchant_id = $1',
+    [merchantId],
+  );
+  const of = (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? 0;
+  return { available: of('AVAILABLE'), pending: of('PENDING'), blocked: of('BLOCKED') };
+}
+
+/** Locks a merchant's account row and reads it: for rules that depend on the current balance. */
+export async function lockBalance(tx: Tx, merchantId: string, kind: MerchantAccountKind): Promise<number> {
+  const { rows } = await tx.query<{ balance: number }>('SELECT balance FROM ledger_accounts WHERE id = $1 FOR UPDATE', [
+    merchantAccount(merchantId, kind),
+  ]);
+  return rows[0]?.balance ?? 0;
+}

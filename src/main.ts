@@ -1,0 +1,69 @@
+import { loadConfig } from './config.js';
+import { runAdminCommand, CLI_USAGE } from './admin/cli.js';
+import { seedDemoMerchant } from './admin/seed.js';
+import { AppError } from './platform/errors.js';
+import { openDatabase } from './platform/database.js';
+import { migrate } from './platform/migrate.js';
+import { buildHttp, createRuntime, runWorker } from './runtime.js';
+
+const USAGE = `Usage: pixgate <command>
+  serve     the API and the background worker in one process (npm start)
+  worker    the background worker only
+  migrate   apply database migrations and exit
+${CLI_USAGE}`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  if (command === 'help' || command === '--help') return console.log(USAGE);
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  const rt = createRuntime(config, db.pool);
+  let migrated = false;
+  const stops: Array<() => Promise<unknown>> = [];
+  const shutdown = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    await db.close().catch(() => {});
+  };
+  try {
+    await migrate(db.pool);
+    migrated = true;
+    if (command === 'migrate') return console.log('migrations applied');
+    if (command === 'merchant' || command === 'apikey') return console.log(JSON.stringify(await runAdminCommand(rt, [command, ...rest]), null, 2));
+    if (command !== 'serve' && command !== 'worker') throw new Error(USAGE);
+
+    const worker = await runWorker(rt);
+    stops.push(() => worker.stop());
+    if (command === 'serve') {
+      const app = await buildHttp(rt, () => migrated);
+      stops.push(() => app.close());
+      await app.listen({ port: config.port, host: config.host });
+      await printWelcome(rt, `http://${config.host}:${config.port}`);
+    }
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+  } finally {
+    await shutdown();
+  }
+}
+
+async function printWelcome(rt: ReturnType<typeof createRuntime>, base: string): Promise<void> {
+  const seeded = await seedDemoMerchant(rt.pool);
+  const lines = [`Pixgate listening on ${base}  (API docs: ${base}/docs)`];
+  if (rt.config.generated.adminToken) lines.push(`ADMIN_TOKEN (generated, saved in ${rt.config.dataDir}/admin-token): ${rt.config.adminToken}`);
+  if (seeded) {
+    lines.push(`Demo merchant ${seeded.merchantId} created. Its API key, shown once:`, `  ${seeded.apiKey}`);
+    lines.push(`Try: curl -s -X POST ${base}/transparents/create -H 'Authorization: Bearer ${seeded.apiKey}' \\`);
+    lines.push(`       -H 'Content-Type: application/json' -d '{"method":"PIX","amount":1000}'`);
+  }
+  console.log(lines.join('\n'));
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err instanceof AppError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,98 @@
+import type pg from 'pg';
+import { validatePixKey, isValidTaxId, type PixKeyType } from '../pix/index.js';
+import { withTransaction, type Executor } from '../platform/db.js';
+import { notFound, validationError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { keysetPage, type Cursors, type Page, type PageRequest } from '../platform/pagination.js';
+import { createMerchantAccounts, getBalance, type Balance } from '../ledger/ledger.js';
+import type { Merchant, MerchantCreate, MerchantPatch } from './merchant.schemas.js';
+import {
+  insertMerchant, LIST_MERCHANTS_SQL, selectMerchant, updateMerchant, type MerchantColumns, type MerchantRow,
+} from './merchant.sql.js';
+
+/** Store name (spec 2.1, decisions part 10): trade, legal, full, user name — null until KYC is approved. */
+export function storeName(m: MerchantRow): string | null {
+  if (m.kyc_status !== 'APPROVED') return null;
+  return m.kyc_trade_name || m.kyc_legal_name || m.kyc_full_name || m.user_name;
+}
+
+export function toMerchant(m: MerchantRow, balance: Balance): Merchant {
+  return {
+    id: m.id,
+    userName: m.user_name,
+    email: m.email,
+    kyc: { status: m.kyc_status, tradeName: m.kyc_trade_name, legalName: m.kyc_legal_name, fullName: m.kyc_full_name, taxId: m.kyc_tax_id },
+    pixKey: m.pix_key && m.pix_key_type ? { key: m.pix_key, type: m.pix_key_type } : null,
+    city: m.city,
+    minTicket: m.min_ticket,
+    maxTicket: m.max_ticket,
+    maxWithdrawal: m.max_withdrawal,
+    withdrawalsEnabled: m.withdrawals_enabled,
+    chargeFeeFixed: m.charge_fee_fixed,
+    chargeFeeBps: m.charge_fee_bps,
+    withdrawalFeeFixed: m.withdrawal_fee_fixed,
+    suspended: m.suspended,
+    createdAt: m.created_at.toISOString(),
+    balance,
+  };
+}
+
+/** Maps the API's camelCase fields to columns, checking what a schema cannot (PIX key, tax id). */
+function toColumns(input: MerchantPatch): MerchantColumns {
+  const cols: MerchantColumns = {
+    user_name: input.userName, email: input.email, city: input.city, suspended: input.suspended,
+    min_ticket: input.minTicket, max_ticket: input.maxTicket, max_withdrawal: input.maxWithdrawal,
+    withdrawals_enabled: input.withdrawalsEnabled, charge_fee_fixed: input.chargeFeeFixed,
+    charge_fee_bps: input.chargeFeeBps, withdrawal_fee_fixed: input.withdrawalFeeFixed,
+  };
+  if (input.kyc) {
+    if (input.kyc.taxId && !isValidTaxId(input.kyc.taxId)) throw validationError('kyc.taxId', 'invalid CPF or CNPJ');
+    Object.assign(cols, {
+      kyc_status: input.kyc.status, kyc_trade_name: input.kyc.tradeName, kyc_legal_name: input.kyc.legalName,
+      kyc_full_name: input.kyc.fullName, kyc_tax_id: input.kyc.taxId,
+    });
+  }
+  if (input.pixKey === null) Object.assign(cols, { pix_key: null, pix_key_type: null });
+  else if (input.pixKey) {
+    const check = validatePixKey(input.pixKey.type as PixKeyType, input.pixKey.key);
+    if (!check.ok) throw validationError('pixKey.key', check.reason);
+    Object.assign(cols, { pix_key: check.key, pix_key_type: input.pixKey.type });
+  }
+  return cols;
+}
+
+function checkTickets(m: MerchantRow): void {
+  if (m.min_ticket > m.max_ticket) throw validationError('maxTicket', `must be >= minTicket (${m.min_ticket})`);
+}
+
+export async function createMerchant(pool: pg.Pool, input: MerchantCreate): Promise<Merchant> {
+  const cols = toColumns(input);
+  if ((cols.min_ticket ?? 100) > (cols.max_ticket ?? 100_000_000)) throw validationError('maxTicket', 'must be >= minTicket');
+  return withTransaction(pool, async (tx) => {
+    const row = await insertMerchant(tx, newId('mer'), cols);
+    await createMerchantAccounts(tx, row.id);
+    return toMerchant(row, { available: 0, pending: 0, blocked: 0 });
+  });
+}
+
+export async function patchMerchant(pool: pg.Pool, id: string, input: MerchantPatch): Promise<Merchant> {
+  const cols = toColumns(input);
+  return withTransaction(pool, async (tx) => {
+    const row = await updateMerchant(tx, id, cols);
+    if (!row) throw notFound('Merchant');
+    checkTickets(row);
+    return toMerchant(row, await getBalance(tx, id));
+  });
+}
+
+export async function getMerchant(db: Executor, id: string): Promise<Merchant> {
+  const row = await selectMerchant(db, id);
+  if (!row) throw notFound('Merchant');
+  return toMerchant(row, await getBalance(db, id));
+}
+
+export async function listMerchants(db: Executor, cursors: Cursors, page: PageRequest): Promise<Page<Merchant>> {
+  const result = await keysetPage<MerchantRow>(db, cursors, { list: 'admin.merchants' }, { sql: LIST_MERCHANTS_SQL, params: [] }, page);
+  const items = await Promise.all(result.items.map(async (m) => toMerchant(m, await getBalance(db, m.id))));
+  return { items, pagination: result.pagination };
+}

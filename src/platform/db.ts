@@ -1,0 +1,70 @@
+import pg from 'pg';
+
+// BIGINT cents arrive as strings by default; numbers are exact up to 2^53, far above every bound of the spec.
+pg.types.setTypeParser(pg.types.builtins.INT8, (text) => {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new Error(`bigint ${text} exceeds the safe integer range`);
+  return n;
+});
+
+/** Anything that runs a query: the pool or a transaction's client. */
+export type Executor = Pick<pg.PoolClient, 'query'>;
+/** A client inside an open transaction; functions that must run in one take it first. */
+export type Tx = pg.PoolClient;
+
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, application_name: 'pixgate' });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+/**
+ * Joins a command's transaction: runs after BEGIN, and decides what a failure still commits.
+ * The idempotency plugin uses it so the stored answer commits with the work it describes.
+ */
+export interface TransactionHook<T> {
+  begin(tx: Tx): Promise<void>;
+  beforeCommit(tx: Tx, result: T): Promise<void>;
+  /** Return true when the failure's answer was written and the transaction should commit anyway. */
+  onFailure(tx: Tx, error: unknown): Promise<boolean>;
+}
+
+const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock detected
+const MAX_ATTEMPTS = 5;
+
+export async function withTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>, hook?: TransactionHook<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      if (hook) await hook.begin(client);
+      let result: T;
+      try {
+        result = await fn(client);
+      } catch (err) {
+        if (hook && !isRetryable(err) && (await hook.onFailure(client, err))) await client.query('COMMIT');
+        else await client.query('ROLLBACK');
+        throw err;
+      }
+      if (hook) await hook.beforeCommit(client, result);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      if (isRetryable(err) && attempt < MAX_ATTEMPTS) continue;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+export function isRetryable(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && RETRYABLE.has((err as { code?: string }).code ?? '');
+}
+
+export const isUniqueViolation = (err: unknown, constraint?: string): boolean =>
+  (err as { code?: string })?.code === '23505' && (!constraint || (err as { constraint?: string }).constraint === constraint);

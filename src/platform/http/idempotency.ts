@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import type { TransactionHook, Tx } from '../db.js';
+import { AppError, errorBody } from '../errors.js';
+import { ok } from './envelope.js';
+
+/**
+ * `Idempotency-Key` on POST (decisions parts 13–14). A first request claims the key with a
+ * transaction-scoped advisory lock inside the command's own transaction and stores its answer in
+ * that transaction, so the work and its answer commit together; a duplicate arriving meanwhile
+ * cannot take the lock and gets IDEMPOTENCY_CONFLICT at once; one arriving later replays the answer.
+ */
+export interface IdempotencyRouteOptions {
+  /** Removes what must never be stored in clear (a webhook secret) from the stored answer. */
+  redact?: (data: unknown) => unknown;
+  /** Puts it back on replay, from its encrypted store; may throw NOT_FOUND. */
+  restore?: (merchantId: string, data: unknown) => Promise<unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Success status of the route (201 for creates); the stored answer replays with it. */
+    successStatus?: number;
+    idempotency?: IdempotencyRouteOptions;
+  }
+  interface FastifyRequest {
+    idempotency?: IdempotencyScope;
+  }
+}
+
+/** Thrown to answer with a stored response instead of running the command again. */
+export class IdempotentReplay extends Error {
+  constructor(readonly statusCode: number, readonly body: unknown) {
+    super('idempotent replay');
+  }
+}
+
+// Answers that describe the request rather than the work are not stored, so a corrected retry works.
+const NOT_STORED = new Set(['VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'IDEMPOTENCY_CONFLICT']);
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+interface StoredAnswer {
+  request_hash: string;
+  status_code: number;
+  body: unknown;
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+async function findAnswer(db: Pick<Tx, 'query'>, merchantId: string, key: string): Promise<StoredAnswer | undefined> {
+  const { rows } = await db.query<StoredAnswer>(
+    `SELECT request_hash, status_code, body FROM idempotency_keys
+     WHERE merchant_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
+    [merchantId, key],
+  );
+  return rows[0];
+}
+
+export class IdempotencyScope implements TransactionHook<unknown> {
+  constructor(
+    private readonly merchantId: string,
+    private readonly key: string,
+    private readonly hash: string,
+    private readonly status: number,
+    private readonly options: IdempotencyRouteOptions,
+  ) {}
+
+  async begin(tx: Tx): Promise<void> {
+    const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
+      `idempotency:${this.merchantId}:${this.key}`,
+    ]);
+    if (!rows[0]?.locked) throw new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: a request with this key is still in progress');
+    const stored = await findAnswer(tx, this.merchantId, this.key);
+    if (stored) throw await this.replayOrConflict(stored);
+    await tx.query('SAVEPOINT idempotency');
+  }
+
+  async beforeCommit(tx: Tx, result: unknown): Promise<void> {
+    const data = this.options.redact ? this.options.redact(result) : result;
+    await this.save(tx, this.status, ok(data));
+  }
+
+  async onFailure(tx: Tx, error: unknown): Promise<boolean> {
+    if (!(error instanceof AppError) || NOT_STORED.has(error.code) || error.statusCode >= 500) return false;
+    await tx.query('ROLLBACK TO SAVEPOINT idempotency');
+    await this.save(tx, error.statusCode, errorBody(error));
+    return true;
+  }
+
+  async replayOrConflict(stored: StoredAnswer): Promise<Error> {
+    if (stored.request_hash !== this.hash) {
+      return new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: already used with a different request');
+    }
+    const body = stored.body as { success?: boolean; data?: unknown };
+    if (body.success && this.options.restore) return new IdempotentReplay(stored.status_code, ok(await this.options.restore(this.merchantId, body.data)));
+    return new IdempotentReplay(stored.status_code, stored.body);
+  }
+
+  private async save(tx: Tx, status: number, body: unknown): Promise<void> {
+    // An expired answer under the same key is replaced; a live one cannot exist while we hold the lock.
+    await tx.query(
+      `INSERT INTO idempotency_keys (merchant_id, key, request_hash, status_code, body) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = $4, body = $5, created_at = now_ms()`,
+      [this.merchantId, this.key, this.hash, status, JSON.stringify(body)],
+    );
+  }
+}
+
+export function sendReplay(reply: FastifyReply, replay: IdempotentReplay): FastifyReply {
+  return reply.code(replay.statusCode).header('idempotent-replayed', 'true').send(replay.body);
+}
+
+/** Registers the preHandler that validates the header and replays answers already stored. */
+export function registerIdempotency(app: FastifyInstance, pool: pg.Pool): void {
+  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.method !== 'POST' || !req.auth) return;
+    const raw = req.headers['idempotency-key'];
+    if (raw === undefined) return;
+    if (typeof raw !== 'string' || !KEY_PATTERN.test(raw)) {
+      throw new AppError('VALIDATION_ERROR', 'Idempotency-Key: must be 1 to 255 printable ASCII characters');
+    }
+    const hash = createHash('sha256')
+      .update(JSON.stringify(canonical({ method: req.method, path: req.url.split('?')[0], query: req.query ?? {}, body: req.body ?? null })))
+      .digest('hex');
+    const config = req.routeOptions.config;
+    const scope = new IdempotencyScope(req.auth.merchant.id, raw, hash, config.successStatus ?? 200, config.idempotency ?? {});
+    const stored = await findAnswer(pool, req.auth.merchant.id, raw);
+    if (!stored) {
+      req.idempotency = scope;
+      return;
+    }
+    const outcome = await scope.replayOrConflict(stored);
+    if (outcome instanceof IdempotentReplay) return sendReplay(reply, outcome);
+    throw outcome;
+  });
+}

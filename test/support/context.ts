@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createPool } from '../../src/platform/db.js';
+import { withDatabaseName } from '../../src/platform/database.js';
+import { verifyLedger } from '../../src/ledger/verify.js';
+import { buildHttp, createRuntime, runWorker, type Runtime } from '../../src/runtime.js';
+
+export const ADMIN_TOKEN = 'test-admin-token';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: LightMyRequestResponse['headers'];
+  raw: string;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  payload?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestContext {
+  rt: Runtime;
+  app: FastifyInstance;
+  pool: pg.Pool;
+  request(method: string, url: string, opts?: RequestOptions): Promise<Reply>;
+  admin(method: string, url: string, body?: unknown): Promise<Reply>;
+  /** A merchant (KYC approved, PIX key on file unless overridden) and an API key for it. */
+  merchant(fields?: Record<string, unknown>): Promise<{ id: string; key: string; keyId: string }>;
+  /** Asserts the ledger's invariants; every money test calls it last. */
+  assertLedger(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A fresh database cloned from the migrated template, the app on it, and its worker. */
+export async function createTestContext(env: Record<string, string> = {}, opts: { worker?: boolean } = {}): Promise<TestContext> {
+  const serverUrl = inject('serverUrl');
+  const dbName = `${inject('templateDb')}_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName} TEMPLATE ${inject('templateDb')}`);
+  await admin.end();
+
+  const config: Config = loadConfig({
+    ADMIN_TOKEN,
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    RATE_LIMIT_PER_SECOND: '0',
+    ...env,
+  }, { dataDir: mkdtempSync(join(tmpdir(), 'pixgate-test-')) });
+  const pool = createPool(withDatabaseName(serverUrl, dbName), 20);
+  const rt = createRuntime(config, pool);
+  const app = await buildHttp(rt);
+  const worker = opts.worker === false ? null : await runWorker(rt);
+
+  const request = async (method: string, url: string, o: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.key) headers.authorization = `Bearer ${o.key}`;
+    let payload = o.payload;
+    if (o.body !== undefined) {
+      payload = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await app.inject({ method: method as never, url, headers, payload });
+    let body: unknown = res.body;
+    try { body = res.json(); } catch { /* not JSON */ }
+    return { status: res.statusCode, body, headers: res.headers, raw: res.body };
+  };
+
+  const ctx: TestContext = {
+    rt,
+    app,
+    pool,
+    request,
+    admin: (method, url, body) => request(method, url, { body, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+    async merchant(fields = {}) {
+      const created = await ctx.admin('POST', '/admin/merchants', {
+        userName: 'merchant', email: 'merchant@example.com',
+        kyc: { status: 'APPROVED', tradeName: 'Loja Teste' },
+        pixKey: { type: 'CHAVE_ALEATORIA', key: crypto.randomUUID() },
+        ...fields,
+      });
+      if (created.status !== 201) throw new Error(`merchant create failed: ${created.raw}`);
+      const key = await ctx.admin('POST', `/admin/merchants/${created.body.data.id}/api-keys`);
+      return { id: created.body.data.id, key: key.body.data.key, keyId: key.body.data.id };
+    },
+    async assertLedger() {
+      const problems = await verifyLedger(pool);
+      if (problems.length) throw new Error(`ledger invariants broken:\n${problems.join('\n')}`);
+    },
+    async close() {
+      await worker?.stop();
+      await app.close();
+      await pool.end();
+      const a = new pg.Client({ connectionString: serverUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+      await a.end();
+    },
+  };
+  return ctx;
+}
