@@ -4,8 +4,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
 import sjson from 'secure-json-parse';
-import type pg from 'pg';
-import type { Config } from './config.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { adminAuth, merchantAuth } from './auth/auth.hooks.js';
 import { AppError } from './platform/errors.js';
@@ -13,16 +11,13 @@ import { ErrorEnvelope } from './platform/http/envelope.js';
 import { errorHandler, notFoundHandler } from './platform/http/error-handler.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
 import { validatorCompiler } from './platform/http/validation.js';
-import type { Cursors } from './platform/pagination.js';
 import { storeRoutes } from './store/store.routes.js';
-
-export interface AppDeps {
-  config: Config;
-  pool: pg.Pool;
-  cursors: Cursors;
-  /** Whether migrations have run; /health answers 503 until then. */
-  ready?: () => boolean;
-}
+import { customerRoutes } from './customers/customer.routes.js';
+import { chargeRoutes } from './charges/charge.routes.js';
+import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
+import { webhookRoutes } from './webhooks/webhook.routes.js';
+import { simulatorRoutes } from './providers/simulator/simulator.routes.js';
+import type { Runtime } from './runtime.js';
 
 const ONE_MIB = 1024 * 1024;
 
@@ -31,8 +26,9 @@ const REDACT = [
   'req.headers.authorization', 'req.headers["idempotency-key"]', '*.secret', '*.key', '*.pixKey', '*.taxId', '*.token',
 ];
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, pool, cursors } = deps;
+/** @param ready whether migrations have run; /health answers 503 until then. */
+export async function buildApp(rt: Runtime, ready: () => boolean = () => true): Promise<FastifyInstance> {
+  const { config, pool, cursors } = rt;
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
     genReqId: () => randomUUID(),
@@ -76,7 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { tags: ['health'], security: [] } }, async (_req, reply) => {
-    const up = (deps.ready?.() ?? true) && (await pool.query('SELECT 1').then(() => true, () => false));
+    const up = ready() && (await pool.query('SELECT 1').then(() => true, () => false));
     return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable' });
   });
 
@@ -93,11 +89,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     registerIdempotency(merchantApi, pool);
     await merchantApi.register(storeRoutes(pool));
+    await merchantApi.register(customerRoutes(rt));
+    await merchantApi.register(chargeRoutes(rt));
+    await merchantApi.register(withdrawalRoutes(rt));
+    await merchantApi.register(webhookRoutes(rt));
   });
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuth(config.adminToken));
     await admin.register(adminRoutes(pool, cursors));
+    if (rt.provider.name === 'simulator') await admin.register(simulatorRoutes(rt), { prefix: '/simulator' });
   }, { prefix: '/admin' });
 
   return app;

@@ -1,0 +1,6 @@
+import type { TaskList } from 'graphile-worker';
+import type { Runtime } from '../runtime.js';
+
+export function webhookTasks(_rt: Runtime): TaskList {
+  return {};
+}
