@@ -133,6 +133,8 @@ CREATE TABLE events (
   merchant_id text NOT NULL REFERENCES merchants (id),
   type        text NOT NULL,
   data        jsonb NOT NULL,
+  -- A withdrawal's clientCallbackUrl: its events go only to that URL's endpoint (spec 4.4).
+  callback_url text,
   created_at  timestamptz NOT NULL DEFAULT now_ms()
 );
 CREATE INDEX events_merchant ON events (merchant_id, created_at DESC);

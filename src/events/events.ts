@@ -23,8 +23,8 @@ export interface NewEvent {
  */
 export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
   const id = newId('evt');
-  await tx.query('INSERT INTO events (id, merchant_id, type, data) VALUES ($1, $2, $3, $4)', [
-    id, event.merchantId, event.type, JSON.stringify(event.data),
+  await tx.query('INSERT INTO events (id, merchant_id, type, data, callback_url) VALUES ($1, $2, $3, $4, $5)', [
+    id, event.merchantId, event.type, JSON.stringify(event.data), event.callbackUrl ?? null,
   ]);
   return id;
 }

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../runtime.js';
+import { simulatorChargeRoutes } from './sim-charges.routes.js';
+import { simulatorPayoutRoutes } from './sim-payouts.routes.js';
 
-export function simulatorRoutes(_rt: Runtime) {
-  return async (_app: FastifyInstance) => {};
+/** `/admin/simulator/...` controls (decisions part 13); registered only while the simulator is the provider. */
+export function simulatorRoutes(rt: Runtime) {
+  return async (app: FastifyInstance) => {
+    await app.register(simulatorChargeRoutes(rt));
+    await app.register(simulatorPayoutRoutes(rt));
+  };
 }

@@ -1,7 +1,13 @@
 import type { Runtime } from '../../runtime.js';
 import type { PixProvider } from '../provider.js';
+import { simulatedCharges } from './sim-charges.js';
+import { simulatedPayouts } from './sim-payouts.js';
 
-export function createSimulator(_rt: Runtime): PixProvider {
-  const todo = () => Promise.reject(new Error('simulator: not implemented yet'));
-  return { name: 'simulator', createCharge: todo, requestRefund: todo, sendPayout: todo, getPayout: todo };
+/**
+ * The default provider: an embedded PIX network. Charges get a static BR Code; payments, refund
+ * results, payout results and disputes (MED) arrive when driven through /admin/simulator or after the
+ * configured delays, through the same idempotent core functions a real PSP's notifications use.
+ */
+export function createSimulator(rt: Runtime): PixProvider {
+  return { name: 'simulator', ...simulatedCharges(rt), ...simulatedPayouts(rt) };
 }
