@@ -44,9 +44,10 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true): 
   });
   // An empty body with a JSON content type is a request without a body (decisions part 14).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
+    // Routing comes before parsing: an unknown route is 404 whatever its body (decisions part 14).
+    if (text === '' || req.is404) return done(null, undefined);
     try {
       done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
     } catch {

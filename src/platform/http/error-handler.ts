@@ -25,6 +25,7 @@ function frameworkError(err: FastifyError): AppError | null {
 
 export function errorHandler(err: FastifyError | AppError | IdempotentReplay, req: FastifyRequest, reply: FastifyReply) {
   if (err instanceof IdempotentReplay) return sendReplay(reply, err);
+  if (req.is404) return notFoundHandler(req, reply);
   const appError = err instanceof AppError ? err : frameworkError(err as FastifyError);
   if (!appError) {
     req.log.error({ err }, 'unhandled error');
