@@ -24,13 +24,29 @@ const ONE_MIB = 1024 * 1024;
 // Logs never carry API keys, secrets, full tax ids or PIX keys (the issue's logging rule).
 const REDACT = [
   'req.headers.authorization', 'req.headers["idempotency-key"]', '*.secret', '*.key', '*.pixKey', '*.taxId', '*.token',
+  'err.detail', 'err.parameters', '*.body',
 ];
+// Query values can carry a tax id or an e-mail (list filters): only these are logged as given.
+const LOGGED_QUERY_VALUES = new Set(['id', 'limit', 'status']);
+
+function loggedUrl(url: string): string {
+  const [path, query] = url.split('?', 2);
+  if (!query) return path!;
+  const params = new URLSearchParams(query);
+  for (const [k] of params) if (!LOGGED_QUERY_VALUES.has(k)) params.set(k, '*');
+  return `${path}?${params.toString()}`;
+}
 
 /** @param ready whether migrations have run; /health answers 503 until then. */
-export async function buildApp(rt: Runtime, ready: () => boolean = () => true): Promise<FastifyInstance> {
+export async function buildApp(rt: Runtime, ready: () => boolean = () => true, logStream?: NodeJS.WritableStream): Promise<FastifyInstance> {
   const { config, pool, cursors } = rt;
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: config.logLevel === 'silent' && !logStream ? false : {
+      level: logStream ? 'debug' : config.logLevel,
+      stream: logStream,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: { req: (req) => ({ method: req.method, url: loggedUrl(req.url), remoteAddress: req.ip }) },
+    },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: ONE_MIB,

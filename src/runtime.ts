@@ -30,5 +30,5 @@ export function taskList(rt: Runtime): TaskList {
   return { ...chargeTasks(rt), ...withdrawalTasks(rt), ...webhookTasks(rt) };
 }
 
-export const buildHttp = (rt: Runtime, ready?: () => boolean) => buildApp(rt, ready);
+export const buildHttp = (rt: Runtime, ready?: () => boolean, logStream?: NodeJS.WritableStream) => buildApp(rt, ready, logStream);
 export const runWorker = (rt: Runtime, concurrency = 10): Promise<Runner> => startWorker(rt.pool, taskList(rt), { concurrency });
