@@ -1,9 +1,26 @@
 import type { Tx } from '../platform/db.js';
+import { newId } from '../platform/ids.js';
+import { upsertCallbackEndpointRow } from './webhook.sql.js';
+
+/**
+ * The stored form of a callback URL. Callers pass the normalised URL already (registrableUrl); this
+ * makes the endpoint lookup of emitEvent and the upsert below agree even if one of them did not.
+ */
+export function callbackUrlKey(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
 
 /**
  * Creates or updates the merchant's webhook endpoint for a withdrawal's clientCallbackUrl (already
  * normalised), subscribed to WITHDRAWAL_COMPLETED and WITHDRAWAL_FAILED, in the caller's transaction.
+ * A new endpoint's secret is drawn at its first delivery: nobody is ever shown it (spec 4.4 item 5 —
+ * to know the secret, register the URL through POST /webhooks first), and drawing it there keeps the
+ * operator's encryption key out of this signature.
  */
-export async function upsertCallbackEndpoint(_tx: Tx, _merchantId: string, _url: string): Promise<void> {
-  // Implemented with the webhook endpoints (webhooks slice).
+export async function upsertCallbackEndpoint(tx: Tx, merchantId: string, url: string): Promise<void> {
+  await upsertCallbackEndpointRow(tx, { id: newId('whk'), merchantId, url: callbackUrlKey(url) });
 }

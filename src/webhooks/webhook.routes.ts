@@ -1,6 +1,62 @@
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
+import type { PageRequest } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
+import {
+  CreatedEndpointSchema, CreateEndpointBody, DeliverySchema, EndpointSchema, IdParams, ListQuery,
+} from './webhook.schemas.js';
+import {
+  createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, restoreSecret, type CreatedEndpoint,
+} from './webhook.service.js';
 
-export function webhookRoutes(_rt: Runtime) {
-  return async (_app: FastifyInstance) => {};
+const tags = ['webhooks'];
+type Id = { id: string };
+
+/** Spec 4.5, decisions part 9. */
+export function webhookRoutes(rt: Runtime) {
+  return async (app: FastifyInstance) => {
+    app.post('/webhooks', {
+      schema: { tags, body: CreateEndpointBody, response: { 201: Envelope(CreatedEndpointSchema), ...errorResponses } },
+      config: {
+        successStatus: 201,
+        // The stored answer never holds the secret in clear; a replay reads it back from its encrypted store.
+        idempotency: {
+          redact: (data) => {
+            const { secret: _secret, ...endpoint } = data as CreatedEndpoint;
+            return endpoint;
+          },
+          restore: (merchantId, data) => restoreSecret(rt, merchantId, data),
+        },
+      },
+    }, async (req, reply) => {
+      const created = await createEndpoint(rt, req.auth!.merchant.id, req.body as CreateEndpointBody, req.idempotency);
+      return reply.code(201).send(ok(created));
+    });
+
+    app.get('/webhooks', {
+      schema: { tags, querystring: ListQuery, response: { 200: ListEnvelope(EndpointSchema), ...errorResponses } },
+    }, async (req) => {
+      const page = await listEndpoints(rt, req.auth!.merchant.id, req.query as PageRequest);
+      return { ...ok(page.items), pagination: page.pagination };
+    });
+
+    app.get('/webhooks/:id', {
+      schema: { tags, params: IdParams, response: { 200: Envelope(EndpointSchema), ...errorResponses } },
+    }, async (req) => ok(await getEndpoint(rt, req.auth!.merchant.id, (req.params as Id).id)));
+
+    app.delete('/webhooks/:id', {
+      schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()), ...errorResponses } },
+    }, async (req) => {
+      await deleteEndpoint(rt, req.auth!.merchant.id, (req.params as Id).id);
+      return ok(null);
+    });
+
+    app.get('/webhooks/:id/deliveries', {
+      schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ListEnvelope(DeliverySchema), ...errorResponses } },
+    }, async (req) => {
+      const page = await listDeliveries(rt, req.auth!.merchant.id, (req.params as Id).id, req.query as PageRequest);
+      return { ...ok(page.items), pagination: page.pagination };
+    });
+  };
 }
