@@ -1,0 +1,22 @@
+export { buildStaticBrCode, formatCents, type StaticBrCodeInput } from './brcode.js';
+export { parseBrCode, type ParsedBrCode } from './brcode-parse.js';
+export { crc16, decodeTlv, encodeTlv, toEmvAscii, PIX_GUI, type Tlv } from './emv.js';
+export {
+  isValidDynamicTxid,
+  isValidEndToEndId,
+  isValidStaticTxid,
+  isValidTxid,
+  newEndToEndId,
+  newTxid,
+} from './ids.js';
+export {
+  PIX_KEY_TYPES,
+  isPixKeyType,
+  isValidCnpj,
+  isValidCpf,
+  isValidTaxId,
+  validatePixKey,
+  type PixKeyCheck,
+  type PixKeyType,
+} from './keys.js';
+export { qrPngDataUrl } from './qr.js';

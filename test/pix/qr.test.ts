@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { buildStaticBrCode } from '../../src/pix/brcode.js';
+import QRCode from 'qrcode';
+import { qrPngDataUrl, qrSymbol } from '../../src/pix/qr.js';
+import { segmentText } from '../../src/pix/qr-segments.js';
+
+// jsqr is CommonJS with an ES-style `default`: NodeNext types the default import as the module object.
+const jsQR = jsQRModule.default;
+const PREFIX = 'data:image/png;base64,';
+const vectors = JSON.parse(
+  readFileSync(new URL('../fixtures/brcode-vectors.json', import.meta.url), 'utf8'),
+) as Array<{ brcode: string }>;
+
+function pngBytes(dataUrl: string): Buffer {
+  expect(dataUrl.startsWith(PREFIX)).toBe(true);
+  const base64 = dataUrl.slice(PREFIX.length);
+  expect(base64).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+  return Buffer.from(base64, 'base64');
+}
+
+function decode(dataUrl: string): { text: string | undefined; png: PNG } {
+  const png = PNG.sync.read(pngBytes(dataUrl));
+  const rgba = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length);
+  return { text: jsQR(rgba, png.width, png.height, { inversionAttempts: 'dontInvert' })?.data, png };
+}
+
+const built = (description: string | null) =>
+  buildStaticBrCode({
+    pixKey: 'f4c6089a-bfde-4c00-a2d9-9eaa584b0219',
+    amount: 1_234_567,
+    merchantName: 'Padaria São João da Esquina',
+    merchantCity: 'Florianópolis',
+    txid: 'Q1w2E3r4T5y6U7i8O9p0AsDfG',
+    description,
+  });
+
+const texts = [
+  'PIX',
+  vectors[0]!.brcode,
+  built(null),
+  built('Pedido 4242 - entrega amanha'),
+  vectors[1]!.brcode,
+  built('x').padEnd(512, 'Z'),
+];
+
+describe('qrPngDataUrl', () => {
+  it('covers short, ~200-character and long inputs', () => {
+    expect(texts.map((t) => t.length)).toEqual([3, 137, 188, 220, 359, 512]);
+  });
+
+  it.each(texts.map((t) => [t.length, t] as const))('decodes back to the exact %i-character text', (_len, text) => {
+    expect(decode(qrPngDataUrl(text)).text).toBe(text);
+  });
+
+  it('is a 1-bit grayscale PNG with a 4-module quiet zone at 4 px per module', () => {
+    const bytes = pngBytes(qrPngDataUrl(vectors[0]!.brcode));
+    expect(bytes.subarray(12, 16).toString('latin1')).toBe('IHDR');
+    expect([bytes[24], bytes[25], bytes[28]]).toEqual([1, 0, 0]); // bit depth 1, grayscale, not interlaced
+    const { png } = decode(qrPngDataUrl(vectors[0]!.brcode));
+    const dark = (x: number, y: number) => png.data[(y * png.width + x) * 4] === 0;
+    // The top-left finder pattern starts at pixel 16 (4 modules × 4 px); everything before is white.
+    expect([dark(15, 15), dark(16, 15), dark(15, 16), dark(16, 16), dark(19, 19), dark(20, 20)]).toEqual([
+      false, false, false, true, true, false,
+    ]);
+    expect((png.width / 4 - 8 - 21) % 4).toBe(0); // modules = 21 + 4 × (version − 1)
+    expect(png.height).toBe(png.width);
+  });
+
+  it.each(vectors.map((v, i) => [i, v.brcode] as const))('decodes vector %i', (_i, text) => {
+    expect(decode(qrPngDataUrl(text)).text).toBe(text);
+  });
+
+  it('is fast enough for the charge-creation path', () => {
+    const text = built('Pedido 4242');
+    const runs = 500;
+    for (let i = 0; i < 300; i++) qrPngDataUrl(text.slice(0, -3) + String(i).padStart(3, '0'));
+    const start = performance.now();
+    for (let i = 0; i < runs; i++) qrPngDataUrl(text.slice(0, -3) + String(i).padStart(3, '0'));
+    const perImage = (performance.now() - start) / runs;
+    console.log(`qrPngDataUrl: ${perImage.toFixed(3)} ms per image (${text.length} characters)`);
+    expect(perImage).toBeLessThan(3);
+  });
+});
+
+describe('qrSymbol', () => {
+  it('has the version qrcode itself would choose, for every vector and built code', () => {
+    for (const text of [...vectors.map((v) => v.brcode), ...texts]) {
+      const own = QRCode.create(text, { errorCorrectionLevel: 'M' });
+      const symbol = qrSymbol(text);
+      expect([text.length, symbol.version]).toEqual([text.length, own.version]);
+      expect(symbol.errorCorrectionLevel.bit).toBe(own.errorCorrectionLevel.bit);
+    }
+  });
+});
+
+describe('segmentText', () => {
+  const numeric = /^[0-9]+$/;
+  const alphanumeric = /^[0-9A-Z $%*+\-./:]+$/;
+
+  it.each(texts.map((t) => [t.length, t] as const))('splits %i characters into valid segments that rejoin to the text', (_len, text) => {
+    const segments = segmentText(text, 0);
+    const rejoined = segments
+      .map((seg) => {
+        if (seg.mode === 'numeric') expect(String(seg.data)).toMatch(numeric);
+        if (seg.mode === 'alphanumeric') expect(seg.data).toMatch(alphanumeric);
+        return seg.mode === 'byte' ? Buffer.from(seg.data).toString('utf8') : String(seg.data);
+      })
+      .join('');
+    expect(rejoined).toBe(text);
+  });
+
+  it('uses numeric mode for long digit runs and byte mode for lower case', () => {
+    expect(segmentText('abc' + '1234567890'.repeat(3) + 'def', 0).map((seg) => seg.mode)).toEqual(['byte', 'numeric', 'byte']);
+    expect(segmentText('HELLO WORLD 12', 0).map((seg) => seg.mode)).toEqual(['alphanumeric']);
+    expect(segmentText('a1b', 0).map((seg) => seg.mode)).toEqual(['byte']);
+  });
+
+  it('encodes non-ASCII text as UTF-8 bytes', () => {
+    const text = 'Pagamento São João ☀ 2024';
+    expect(decode(qrPngDataUrl(text)).text).toBe(text);
+  });
+});
