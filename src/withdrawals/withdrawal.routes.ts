@@ -1,6 +1,38 @@
+import type { Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
+import {
+  CreatedWithdrawal, CreateWithdrawalBody, ListWithdrawalsQuery, Withdrawal, WithdrawalIdParams, WithdrawalListItem,
+} from './withdrawal.schemas.js';
+import { createWithdrawal, getWithdrawal, listWithdrawals } from './withdrawal.service.js';
+import { toListItemView, toWithdrawalView } from './withdrawal.view.js';
 
-export function withdrawalRoutes(_rt: Runtime) {
-  return async (_app: FastifyInstance) => {};
+const tags = ['withdrawals'];
+
+/** Spec 4.4: payouts of the merchant's available balance to a PIX key. */
+export function withdrawalRoutes(rt: Runtime) {
+  return async (app: FastifyInstance) => {
+    app.post('/withdrawals', {
+      schema: { tags, body: CreateWithdrawalBody, response: { 201: Envelope(CreatedWithdrawal), ...errorResponses } },
+      config: { successStatus: 201 },
+    }, async (req, reply) => {
+      const body = req.body as Static<typeof CreateWithdrawalBody>;
+      return reply.code(201).send(ok(await createWithdrawal(rt, req.auth!.merchant, body, req.idempotency)));
+    });
+
+    app.get('/withdrawals', {
+      schema: { tags, querystring: ListWithdrawalsQuery, response: { 200: ListEnvelope(WithdrawalListItem), ...errorResponses } },
+    }, async (req) => {
+      const page = await listWithdrawals(rt, req.auth!.merchant.id, req.query as Static<typeof ListWithdrawalsQuery>);
+      return { ...ok(page.items.map(toListItemView)), pagination: page.pagination };
+    });
+
+    app.get('/withdrawals/:id', {
+      schema: { tags, params: WithdrawalIdParams, response: { 200: Envelope(Withdrawal), ...errorResponses } },
+    }, async (req) => {
+      const { id } = req.params as Static<typeof WithdrawalIdParams>;
+      return ok(toWithdrawalView(await getWithdrawal(rt, req.auth!.merchant.id, id)));
+    });
+  };
 }

@@ -1,6 +1,28 @@
+import { Type, type Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { Envelope, errorResponses, Nullable, ok } from '../../platform/http/envelope.js';
 import type { Runtime } from '../../runtime.js';
+import { Withdrawal, WithdrawalIdParams } from '../../withdrawals/withdrawal.schemas.js';
+import { toWithdrawalView } from '../../withdrawals/withdrawal.view.js';
+import { driveSimPayout, SIM_FAIL_REASON } from './sim-payouts.js';
 
-export function simulatorPayoutRoutes(_rt: Runtime) {
-  return async (_app: FastifyInstance) => {};
+// The body is optional: a POST without one arrives as null here.
+const FailBody = Nullable(Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }));
+const tags = ['simulator'];
+const security = [{ adminToken: [] }];
+const response = { 200: Envelope(Withdrawal), ...errorResponses };
+
+/** Decisions part 13: drive a payout's result now instead of waiting for SIM_PAYOUT_DELAY_MS. */
+export function simulatorPayoutRoutes(rt: Runtime) {
+  return async (app: FastifyInstance) => {
+    app.post('/withdrawals/:id/complete', { schema: { tags, security, params: WithdrawalIdParams, response } }, async (req) => {
+      const { id } = req.params as Static<typeof WithdrawalIdParams>;
+      return ok(toWithdrawalView(await driveSimPayout(rt, id, { fail: false })));
+    });
+    app.post('/withdrawals/:id/fail', { schema: { tags, security, params: WithdrawalIdParams, body: FailBody, response } }, async (req) => {
+      const { id } = req.params as Static<typeof WithdrawalIdParams>;
+      const reason = (req.body as Static<typeof FailBody>)?.reason ?? SIM_FAIL_REASON;
+      return ok(toWithdrawalView(await driveSimPayout(rt, id, { fail: true, reason })));
+    });
+  };
 }

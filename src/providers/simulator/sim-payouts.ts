@@ -1,7 +1,88 @@
+import type { TaskList } from 'graphile-worker';
+import { newEndToEndId } from '../../pix/index.js';
+import { withTransaction } from '../../platform/db.js';
+import { AppError } from '../../platform/errors.js';
+import { enqueue } from '../../platform/jobs.js';
 import type { Runtime } from '../../runtime.js';
-import type { PixProvider } from '../provider.js';
+import {
+  applyPayoutResult, lockForSettlement, recordPayoutResult, type ProcessingOptions, type SettledPayout,
+} from '../../withdrawals/withdrawal.processing.js';
+import type { WithdrawalRow } from '../../withdrawals/withdrawal.sql.js';
+import type { PayoutResult, PixProvider } from '../provider.js';
+import {
+  insertSimPayout, selectSimPayout, settleSimPayoutRow, type SimPayoutKey, type SimPayoutRow, type SimSettlement,
+} from './sim-payouts.sql.js';
 
-export function simulatedPayouts(_rt: Runtime): Pick<PixProvider, 'sendPayout' | 'getPayout'> {
-  const todo = () => Promise.reject(new Error('simulator: not implemented yet'));
-  return { sendPayout: todo, getPayout: todo };
+/** The simulated receiving institution's ISPB, used in the end-to-end ids of simulated payouts. */
+export const SIM_PAYOUT_ISPB = '99999999';
+export const SIM_FAIL_REASON = 'Payout rejected by the receiving institution';
+const SETTLE_TASK = 'sim:payout:settle';
+
+const resultOf = (p: SimPayoutRow): PayoutResult =>
+  p.status === 'COMPLETED' ? { status: 'COMPLETED', endToEndId: p.end_to_end_id! }
+  : p.status === 'FAILED' ? { status: 'FAILED', reason: p.failed_reason! }
+  : { status: 'PROCESSING' };
+
+/** Decisions part 13: a payout to an EMAIL key at the domain fail.test always fails on its own. */
+const failsOnItsOwn = (p: Pick<SimPayoutRow, 'pix_key' | 'pix_key_type'>) =>
+  p.pix_key_type === 'EMAIL' && p.pix_key.toLowerCase().endsWith('@fail.test');
+
+const completed = (): SimSettlement => ({ status: 'COMPLETED', endToEndId: newEndToEndId(SIM_PAYOUT_ISPB, new Date()) });
+
+export function simulatedPayouts(rt: Runtime): Pick<PixProvider, 'sendPayout' | 'getPayout'> {
+  return {
+    // Keyed by the withdrawal id: a second send returns the first one's state and never pays again.
+    sendPayout: (input) =>
+      withTransaction(rt.pool, async (tx) => {
+        if (!(await insertSimPayout(tx, input))) return resultOf((await selectSimPayout(tx, input.withdrawalId))!);
+        await enqueue(tx, SETTLE_TASK, { withdrawalId: input.withdrawalId }, {
+          runAt: new Date(Date.now() + rt.config.simPayoutDelayMs), jobKey: `${SETTLE_TASK}:${input.withdrawalId}`,
+        });
+        return { status: 'PROCESSING' };
+      }),
+    getPayout: async (withdrawalId) => {
+      const p = await selectSimPayout(rt.pool, withdrawalId);
+      return p ? resultOf(p) : null;
+    },
+  };
+}
+
+/**
+ * The network settles a payout on its own (after SIM_PAYOUT_DELAY_MS) and notifies the core, as a
+ * PSP's webhook would. Safe to repeat: an already settled payout is only reported again.
+ * `opts` passes the test-only crash point on to the core's recording of the result.
+ */
+export async function settleSimPayout(rt: Runtime, withdrawalId: string, opts: ProcessingOptions = {}): Promise<void> {
+  const payout = await withTransaction(rt.pool, async (tx) => {
+    const p = await selectSimPayout(tx, withdrawalId, true);
+    if (!p || p.status !== 'PROCESSING') return p;
+    const key: SimPayoutKey = { withdrawalId, amount: p.amount, pixKey: p.pix_key, pixKeyType: p.pix_key_type };
+    return settleSimPayoutRow(tx, key, failsOnItsOwn(p) ? { status: 'FAILED', reason: SIM_FAIL_REASON } : completed());
+  });
+  if (payout) await recordPayoutResult(rt, withdrawalId, resultOf(payout), opts);
+}
+
+/**
+ * Operator control: settles the payout now with the given outcome and applies it to the withdrawal
+ * in one transaction. A PENDING withdrawal is moved through PROCESSING; its payout is recorded as
+ * already settled, so the processing job later finds it settled and never sends it.
+ */
+export async function driveSimPayout(rt: Runtime, withdrawalId: string, outcome: { fail: false } | { fail: true; reason: string }): Promise<WithdrawalRow> {
+  return withTransaction(rt.pool, async (tx) => {
+    const w = await lockForSettlement(tx, withdrawalId);
+    const key: SimPayoutKey = { withdrawalId, amount: w.amount, pixKey: w.pix_key, pixKeyType: w.pix_key_type };
+    const settled = await settleSimPayoutRow(tx, key, outcome.fail ? { status: 'FAILED', reason: outcome.reason } : completed());
+    if (!settled) throw new AppError('INVALID_STATE', `Withdrawal ${withdrawalId}: its payout has already settled`);
+    return applyPayoutResult(tx, w, resultOf(settled) as SettledPayout);
+  });
+}
+
+export function simulatorPayoutTasks(rt: Runtime): TaskList {
+  return {
+    [SETTLE_TASK]: async (payload) => {
+      const id = (payload as { withdrawalId?: unknown } | null)?.withdrawalId;
+      if (typeof id !== 'string') throw new Error('payout settle job payload without withdrawalId');
+      await settleSimPayout(rt, id);
+    },
+  };
 }

@@ -1,0 +1,58 @@
+import type { PixKeyType } from '../../pix/index.js';
+import type { Executor } from '../../platform/db.js';
+import type { PayoutRequest } from '../provider.js';
+
+export interface SimPayoutRow {
+  withdrawal_id: string;
+  amount: number;
+  pix_key: string;
+  pix_key_type: PixKeyType;
+  status: 'PROCESSING' | 'COMPLETED' | 'FAILED';
+  end_to_end_id: string | null;
+  failed_reason: string | null;
+  created_at: Date;
+  settled_at: Date | null;
+}
+
+/** What the simulated network knows of a payout: who is paid and how much. */
+export type SimPayoutKey = Pick<PayoutRequest, 'withdrawalId' | 'amount' | 'pixKey' | 'pixKeyType'>;
+
+export type SimSettlement = { status: 'COMPLETED'; endToEndId: string } | { status: 'FAILED'; reason: string };
+
+const settledValues = (s: SimSettlement) =>
+  s.status === 'COMPLETED' ? ['COMPLETED', s.endToEndId, null] : ['FAILED', null, s.reason];
+
+/** Records a payout in PROCESSING; undefined when one already exists for the withdrawal. */
+export async function insertSimPayout(db: Executor, p: SimPayoutKey): Promise<SimPayoutRow | undefined> {
+  const { rows } = await db.query<SimPayoutRow>(
+    `INSERT INTO sim_payouts (withdrawal_id, amount, pix_key, pix_key_type) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (withdrawal_id) DO NOTHING RETURNING *`,
+    [p.withdrawalId, p.amount, p.pixKey, p.pixKeyType],
+  );
+  return rows[0];
+}
+
+export async function selectSimPayout(db: Executor, withdrawalId: string, forUpdate = false): Promise<SimPayoutRow | undefined> {
+  const { rows } = await db.query<SimPayoutRow>(
+    `SELECT * FROM sim_payouts WHERE withdrawal_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [withdrawalId],
+  );
+  return rows[0];
+}
+
+/**
+ * Settles a payout that is still PROCESSING, recording it first when it was never sent (an operator
+ * driving a withdrawal that was not picked up yet). Undefined when it had already settled.
+ */
+export async function settleSimPayoutRow(db: Executor, p: SimPayoutKey, s: SimSettlement): Promise<SimPayoutRow | undefined> {
+  const { rows } = await db.query<SimPayoutRow>(
+    `INSERT INTO sim_payouts (withdrawal_id, amount, pix_key, pix_key_type, status, end_to_end_id, failed_reason, settled_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now_ms())
+     ON CONFLICT (withdrawal_id) DO UPDATE
+       SET status = excluded.status, end_to_end_id = excluded.end_to_end_id, failed_reason = excluded.failed_reason, settled_at = now_ms()
+       WHERE sim_payouts.status = 'PROCESSING'
+     RETURNING *`,
+    [p.withdrawalId, p.amount, p.pixKey, p.pixKeyType, ...settledValues(s)],
+  );
+  return rows[0];
+}

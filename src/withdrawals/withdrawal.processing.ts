@@ -1,0 +1,120 @@
+import { emitEvent } from '../events/events.js';
+import { withTransaction, type Tx } from '../platform/db.js';
+import { AppError, notFound } from '../platform/errors.js';
+import type { PayoutRequest, PayoutResult } from '../providers/provider.js';
+import type { Runtime } from '../runtime.js';
+import { payWithdrawal, releaseWithdrawal } from './withdrawal.ledger.js';
+import { lockWithdrawal, updateToCompleted, updateToFailed, updateToProcessing, type WithdrawalRow } from './withdrawal.sql.js';
+import { toWithdrawalView } from './withdrawal.view.js';
+
+/** A payout result that ends the withdrawal. */
+export type SettledPayout = Exclude<PayoutResult, { status: 'PROCESSING' }>;
+
+/** The processing job; one job key per withdrawal, so re-enqueueing (recovery) never duplicates a waiting job. */
+export const processJob = { task: 'withdrawal:process', key: (withdrawalId: string) => `withdrawal:process:${withdrawalId}` };
+
+/**
+ * Test-only fault injection: the points where a worker can die mid-way. `crashAt` makes processing
+ * throw SimulatedCrash there, so nothing after the point runs (what a killed process leaves behind).
+ * - start: the job was taken, nothing done;
+ * - afterProcessing: PROCESSING committed, the provider not called;
+ * - afterSend: the provider accepted the payout, nothing recorded about it;
+ * - beforeResultCommit: the result's state change and ledger posting written but not committed.
+ */
+export type CrashPoint = 'start' | 'afterProcessing' | 'afterSend' | 'beforeResultCommit';
+export interface ProcessingOptions {
+  crashAt?: CrashPoint;
+}
+
+export class SimulatedCrash extends Error {
+  constructor(readonly point: CrashPoint) {
+    super(`simulated crash at ${point}`);
+    this.name = 'SimulatedCrash';
+  }
+}
+
+function reach(point: CrashPoint, opts: ProcessingOptions): void {
+  if (opts.crashAt === point) throw new SimulatedCrash(point);
+}
+
+const isFinal = (w: WithdrawalRow) => w.status === 'COMPLETED' || w.status === 'FAILED';
+
+/** PENDING → PROCESSING, in the caller's transaction (the row locked by it). */
+export const startProcessing = (tx: Tx, w: WithdrawalRow): Promise<WithdrawalRow> => updateToProcessing(tx, w.id);
+
+/**
+ * For an operator driving a payout's result (simulator controls): the withdrawal locked, moved through
+ * PROCESSING when it was not picked up yet, ready for applyPayoutResult in the same transaction.
+ */
+export async function lockForSettlement(tx: Tx, withdrawalId: string): Promise<WithdrawalRow> {
+  const w = await lockWithdrawal(tx, withdrawalId);
+  if (!w) throw notFound('Withdrawal');
+  if (isFinal(w)) throw new AppError('INVALID_STATE', `Withdrawal ${withdrawalId} is already ${w.status}`);
+  return w.status === 'PENDING' ? startProcessing(tx, w) : w;
+}
+
+const payoutRequest = (w: WithdrawalRow): PayoutRequest => ({
+  withdrawalId: w.id, amount: w.amount, pixKey: w.pix_key, pixKeyType: w.pix_key_type, description: w.description, taxId: w.tax_id,
+});
+
+/**
+ * The processing job. Every step is safe to repeat after a crash at any point: the state is re-read
+ * under a row lock, PROCESSING commits before the provider is called, the provider is asked about
+ * the payout before a send (and deduplicates sends by withdrawal id anyway), and a result applies
+ * only to a withdrawal that is still PROCESSING.
+ */
+export async function processWithdrawal(rt: Runtime, withdrawalId: string, opts: ProcessingOptions = {}): Promise<void> {
+  reach('start', opts);
+  const w = await withTransaction(rt.pool, async (tx) => {
+    const row = await lockWithdrawal(tx, withdrawalId);
+    if (!row || isFinal(row)) return null;
+    return row.status === 'PENDING' ? startProcessing(tx, row) : row;
+  });
+  if (!w) return;
+  reach('afterProcessing', opts);
+  const result = (await rt.provider.getPayout(w.id)) ?? (await rt.provider.sendPayout(payoutRequest(w)));
+  reach('afterSend', opts);
+  // PROCESSING: the provider reports the result later (recordPayoutResult); the recovery sweep asks
+  // again should that report be lost.
+  if (result.status !== 'PROCESSING') await recordPayoutResult(rt, w.id, result, opts);
+}
+
+/**
+ * COMPLETED or FAILED for a PROCESSING withdrawal (locked by the caller): the state, the ledger
+ * posting and the event commit together. The event carries the full record and goes only to the
+ * withdrawal's clientCallbackUrl when it has one.
+ */
+export async function applyPayoutResult(tx: Tx, w: WithdrawalRow, result: SettledPayout): Promise<WithdrawalRow> {
+  let done: WithdrawalRow;
+  if (result.status === 'COMPLETED') {
+    done = await updateToCompleted(tx, w.id, result.endToEndId);
+    await payWithdrawal(tx, w);
+  } else {
+    done = await updateToFailed(tx, w.id, result.reason);
+    await releaseWithdrawal(tx, w);
+  }
+  await emitEvent(tx, {
+    merchantId: w.merchant_id,
+    type: result.status === 'COMPLETED' ? 'WITHDRAWAL_COMPLETED' : 'WITHDRAWAL_FAILED',
+    data: toWithdrawalView(done),
+    callbackUrl: w.callback_url,
+  });
+  return done;
+}
+
+/**
+ * The provider's answer about a payout (its notification, or what processing learned by asking).
+ * Idempotent: applies only while the withdrawal is PROCESSING; otherwise returns it unchanged.
+ * Returns null for an unknown id.
+ */
+export async function recordPayoutResult(
+  rt: Runtime, withdrawalId: string, result: PayoutResult, opts: ProcessingOptions = {},
+): Promise<WithdrawalRow | null> {
+  return withTransaction(rt.pool, async (tx) => {
+    const w = await lockWithdrawal(tx, withdrawalId);
+    if (!w || w.status !== 'PROCESSING' || result.status === 'PROCESSING') return w ?? null;
+    const done = await applyPayoutResult(tx, w, result);
+    reach('beforeResultCommit', opts);
+    return done;
+  });
+}

@@ -1,0 +1,57 @@
+import { Type, type Static } from 'typebox';
+import { PIX_KEY_TYPES, type PixKeyType } from '../pix/index.js';
+import { Nullable, Timestamp } from '../platform/http/envelope.js';
+import { PageQuery } from '../platform/pagination.js';
+import { MAX_WEBHOOK_URL_LENGTH } from '../webhooks/webhook-url.js';
+
+export const WITHDRAWAL_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+const Status = Type.Unsafe<WithdrawalStatus>({ type: 'string', enum: [...WITHDRAWAL_STATUSES] });
+const KeyType = Type.Unsafe<PixKeyType>({ type: 'string', enum: [...PIX_KEY_TYPES] });
+
+/** POST /withdrawals (spec 4.4). The key's format, the URL's rules and the merchant limit are checked in the service. */
+export const CreateWithdrawalBody = Type.Object({
+  amount: Type.Integer({ minimum: 50, maximum: 100_000_000, description: 'Cents the recipient receives; the fee is debited on top.' }),
+  pixKey: Type.String({ minLength: 1, maxLength: 140 }),
+  pixKeyType: KeyType,
+  description: Type.Optional(Type.String({ maxLength: 140 })),
+  // A plain or masked CPF/CNPJ, not checked further (decisions part 14).
+  taxId: Type.Optional(Type.String({ maxLength: 18, pattern: '^[0-9./-]*$' })),
+  clientCallbackUrl: Type.Optional(Type.String({ maxLength: MAX_WEBHOOK_URL_LENGTH, description: 'Public HTTPS URL; this withdrawal\'s events go only there.' })),
+});
+export type CreateWithdrawalInput = Static<typeof CreateWithdrawalBody>;
+
+export const ListWithdrawalsQuery = Type.Object({ status: Type.Optional(Status), ...PageQuery });
+export type ListWithdrawalsInput = Static<typeof ListWithdrawalsQuery>;
+
+export const WithdrawalIdParams = Type.Object({ id: Type.String() });
+
+/** The create answer is lean: no pixKey, pixKeyType (spec 4.4 item 3, decisions part 8). */
+export const CreatedWithdrawal = Type.Object({
+  id: Type.String(),
+  amount: Type.Integer(),
+  fee: Type.Integer(),
+  status: Status,
+  description: Nullable(Type.String()),
+  createdAt: Timestamp,
+});
+
+export const WithdrawalListItem = Type.Object({
+  ...CreatedWithdrawal.properties,
+  completedAt: Nullable(Timestamp),
+  failedReason: Nullable(Type.String()),
+});
+
+/** The full record: GET /withdrawals/{id}, the simulator controls and WITHDRAWAL_* event data. */
+export const Withdrawal = Type.Object({
+  ...WithdrawalListItem.properties,
+  pixKey: Type.String(),
+  pixKeyType: KeyType,
+  taxId: Nullable(Type.String()),
+  end2endId: Nullable(Type.String()),
+});
+
+export type CreatedWithdrawalView = Static<typeof CreatedWithdrawal>;
+export type WithdrawalListItemView = Static<typeof WithdrawalListItem>;
+export type WithdrawalView = Static<typeof Withdrawal>;

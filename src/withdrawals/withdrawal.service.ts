@@ -1,0 +1,74 @@
+import type { MerchantRow } from '../merchants/merchant.sql.js';
+import { validatePixKey } from '../pix/index.js';
+import { isUniqueViolation, withTransaction, type TransactionHook } from '../platform/db.js';
+import { AppError, notFound, validationError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { enqueue } from '../platform/jobs.js';
+import { keysetPage, type Page } from '../platform/pagination.js';
+import type { Runtime } from '../runtime.js';
+import { upsertCallbackEndpoint } from '../webhooks/callback-endpoint.js';
+import { checkCallbackUrl } from './callback-url.js';
+import { reserveWithdrawal } from './withdrawal.ledger.js';
+import { processJob } from './withdrawal.processing.js';
+import type { CreatedWithdrawalView, CreateWithdrawalInput, ListWithdrawalsInput } from './withdrawal.schemas.js';
+import {
+  hasWithdrawalInProgress, insertWithdrawal, listWithdrawalsQuery, ONE_IN_PROGRESS, selectMerchantWithdrawal, type WithdrawalRow,
+} from './withdrawal.sql.js';
+import { toCreatedView } from './withdrawal.view.js';
+
+const inProgress = () => new AppError('WITHDRAWAL_IN_PROGRESS', 'Another withdrawal is already PENDING or PROCESSING for this merchant');
+
+/** Field rules a schema cannot express: the key's format by type, the callback URL's rules and DNS answer. */
+async function checkFields(rt: Runtime, input: CreateWithdrawalInput) {
+  const key = validatePixKey(input.pixKeyType, input.pixKey);
+  if (!key.ok) throw validationError('pixKey', key.reason);
+  const callbackUrl = input.clientCallbackUrl === undefined
+    ? null
+    : await checkCallbackUrl(input.clientCallbackUrl, { allowPrivate: rt.config.webhookAllowPrivate });
+  return { pixKey: key.key, callbackUrl };
+}
+
+/**
+ * POST /withdrawals. Checks run in the order decisions part 8 gives: fields → withdrawals disabled →
+ * one in progress → merchant limit → balance. The withdrawal row, the reservation of amount + fee, the
+ * callback endpoint and the processing job commit together, with the idempotent answer (`hook`), which
+ * is why the transaction returns the API view.
+ */
+export async function createWithdrawal(
+  rt: Runtime, merchant: MerchantRow, input: CreateWithdrawalInput, hook?: TransactionHook<CreatedWithdrawalView>,
+): Promise<CreatedWithdrawalView> {
+  const { pixKey, callbackUrl } = await checkFields(rt, input);
+  if (!merchant.withdrawals_enabled) throw new AppError('FORBIDDEN', 'Withdrawals are temporarily blocked for this merchant');
+  return withTransaction(rt.pool, async (tx) => {
+    // The read keeps the order of checks (in progress before limit and balance); the unique index below
+    // is what actually guarantees one at a time when requests race past this read.
+    if (await hasWithdrawalInProgress(tx, merchant.id)) throw inProgress();
+    if (input.amount > merchant.max_withdrawal) throw validationError('amount', `must be <= ${merchant.max_withdrawal}`);
+    let row: WithdrawalRow;
+    try {
+      row = await insertWithdrawal(tx, {
+        id: newId('wd'), merchant_id: merchant.id, amount: input.amount, fee: merchant.withdrawal_fee_fixed,
+        pix_key: pixKey, pix_key_type: input.pixKeyType, description: input.description ?? null,
+        tax_id: input.taxId ?? null, callback_url: callbackUrl,
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, ONE_IN_PROGRESS)) throw inProgress();
+      throw err;
+    }
+    await reserveWithdrawal(tx, row);
+    if (callbackUrl) await upsertCallbackEndpoint(tx, merchant.id, callbackUrl);
+    await enqueue(tx, processJob.task, { withdrawalId: row.id }, { jobKey: processJob.key(row.id) });
+    return toCreatedView(row);
+  }, hook);
+}
+
+export async function getWithdrawal(rt: Runtime, merchantId: string, id: string): Promise<WithdrawalRow> {
+  const row = await selectMerchantWithdrawal(rt.pool, merchantId, id);
+  if (!row) throw notFound('Withdrawal');
+  return row;
+}
+
+export function listWithdrawals(rt: Runtime, merchantId: string, query: ListWithdrawalsInput): Promise<Page<WithdrawalRow>> {
+  const status = query.status ?? null;
+  return keysetPage<WithdrawalRow>(rt.pool, rt.cursors, { merchantId, list: 'withdrawals', status }, listWithdrawalsQuery(merchantId, status), query);
+}
