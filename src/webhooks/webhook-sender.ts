@@ -46,6 +46,8 @@ function describeNetworkError(err: unknown): string {
 }
 
 function classify(status: number): Outcome {
+  // Node's parser lets `HTTP/1.1 000` and `099` through; no such status exists, so none is recorded.
+  if (status < 100) return { statusCode: null, success: false, error: 'invalid http response', retryable: true };
   if (status >= 200 && status < 300) return { statusCode: status, success: true, error: null, retryable: false };
   // 3xx is retried: a redirect is never followed (it could point inside the network) and the
   // receiver may fix it; 4xx is the receiver's definitive answer (decisions part 9).
