@@ -1,6 +1,37 @@
+import type { Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../runtime.js';
+import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
+import { refundRoutes } from '../refunds/refund.routes.js';
+import {
+  ChargeCheckSchema, ChargeCreateBody, ChargeCreatedSchema, ChargeIdQuery, ChargeListItemSchema, ChargeListQuery,
+} from './charge.schemas.js';
+import { checkCharge, createCharge, listCharges } from './charge.service.js';
 
-export function chargeRoutes(_rt: Runtime) {
-  return async (_app: FastifyInstance) => {};
+const tags = ['charges'];
+
+/** Spec 4.3: the transparent checkout. The refund route lives with refunds and is registered here. */
+export function chargeRoutes(rt: Runtime) {
+  return async (app: FastifyInstance) => {
+    app.post('/transparents/create', {
+      schema: { tags, body: ChargeCreateBody, response: { 201: Envelope(ChargeCreatedSchema), ...errorResponses } },
+      config: { successStatus: 201 },
+    }, async (req, reply) => {
+      const charge = await createCharge(rt, req.auth!.merchant, req.body as Static<typeof ChargeCreateBody>, req.idempotency);
+      return reply.code(201).send(ok(charge));
+    });
+
+    app.get('/transparents/list', {
+      schema: { tags, querystring: ChargeListQuery, response: { 200: ListEnvelope(ChargeListItemSchema), ...errorResponses } },
+    }, async (req) => {
+      const page = await listCharges(rt, req.auth!.merchant.id, req.query as Static<typeof ChargeListQuery>);
+      return { ...ok(page.items), pagination: page.pagination };
+    });
+
+    app.get('/transparents/check', {
+      schema: { tags, querystring: ChargeIdQuery, response: { 200: Envelope(ChargeCheckSchema), ...errorResponses } },
+    }, async (req) => ok(await checkCharge(rt.pool, req.auth!.merchant.id, (req.query as Static<typeof ChargeIdQuery>).id)));
+
+    await app.register(refundRoutes(rt));
+  };
 }

@@ -23,10 +23,10 @@ export async function insertCustomer(db: Executor, row: Omit<CustomerRow, 'creat
   return rows[0]!;
 }
 
-/** An active (not deleted) customer of the merchant. */
-export async function selectActiveCustomer(db: Executor, merchantId: string, id: string): Promise<CustomerRow | undefined> {
+/** An active (not deleted) customer of the merchant; `forShare` holds off a concurrent delete until commit. */
+export async function selectActiveCustomer(db: Executor, merchantId: string, id: string, forShare = false): Promise<CustomerRow | undefined> {
   const { rows } = await db.query<CustomerRow>(
-    `SELECT ${COLUMNS} FROM customers WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL`,
+    `SELECT ${COLUMNS} FROM customers WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL${forShare ? ' FOR SHARE' : ''}`,
     [id, merchantId],
   );
   return rows[0];

@@ -2,8 +2,15 @@ import type { PixKeyType } from '../pix/index.js';
 
 /**
  * The PIX network port. The core never talks to a PSP directly: it calls these methods from
- * background jobs (after its own transaction committed) and receives the PSP's notifications through
- * idempotent core functions (payment by endToEndId, refund and payout results by their own ids).
+ * background jobs (after its own transaction committed) — except `createCharge`, which a create
+ * request awaits — and receives the PSP's notifications through idempotent core functions:
+ * - a received PIX (API Pix webhook `pix[]`): `receivePayment(rt, PaymentNotification)` in
+ *   src/charges/charge-payment.ts, idempotent by endToEndId;
+ * - a devolução's result (DEVOLVIDO | NAO_REALIZADO): `settleRefund(rt, refundId, RefundOutcome)` in
+ *   src/refunds/refund-settlement.ts, idempotent by refund id;
+ * - an infraction report (MED): `openDispute(rt, { endToEndId })` / `resolveDispute(rt, disputeId,
+ *   outcome)` in src/disputes/dispute.service.ts;
+ * - payout results by withdrawal id (see the withdrawals slice).
  * The shapes follow BACEN's API Pix v2: cob (charge), pix recebido (payment notification with
  * endToEndId), devolução (EM_PROCESSAMENTO → DEVOLVIDO | NAO_REALIZADO).
  */
@@ -34,11 +41,27 @@ export interface ProviderCharge {
 }
 
 export interface RefundRequest {
+  /** Our refund id; the devolução id at the PSP, so a repeated request is the same devolução. */
   refundId: string;
   chargeId: string;
+  /** The received PIX being returned. */
   endToEndId: string;
+  /** Cents: always the charge's whole amount (refunds are never partial). */
   amount: number;
 }
+
+/** A received PIX as the PSP reports it (API Pix `Pix`: endToEndId, txid, valor, horario, pagador). */
+export interface PaymentNotification {
+  txid: string;
+  endToEndId: string;
+  /** Cents; must equal the charge's amount. */
+  amount: number;
+  paidAt: Date;
+  payer?: { name?: string | null; taxId?: string | null } | null;
+}
+
+/** A devolução's final state: DEVOLVIDO → COMPLETED, NAO_REALIZADO → FAILED with the PSP's reason. */
+export type RefundOutcome = { status: 'COMPLETED' } | { status: 'FAILED'; reason?: string | null };
 
 export interface PayoutRequest {
   withdrawalId: string;

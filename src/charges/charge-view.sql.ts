@@ -1,0 +1,62 @@
+import type { Executor } from '../platform/db.js';
+import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
+
+/** Everything the API shows of a charge: the row, its customer, its split entries and its latest refund. */
+export interface ChargeViewRow {
+  id: string;
+  created_at: Date;
+  amount: number;
+  status: ChargeStatus;
+  txid: string;
+  br_code: string;
+  description: string | null;
+  expires_at: Date;
+  paid_at: Date | null;
+  end2end_id: string | null;
+  fee: number;
+  net_amount: number;
+  split: SplitEntry[];
+  cu_id: string | null;
+  cu_name: string | null;
+  cu_tax_id: string | null;
+  cu_email: string | null;
+  cu_phone: string | null;
+  r_id: string | null;
+  r_amount: number | null;
+  r_status: 'PENDING' | 'COMPLETED' | 'FAILED' | null;
+  r_reason: 'MERCHANT' | 'DISPUTE' | null;
+  r_failed_reason: string | null;
+  r_created_at: Date | null;
+  r_completed_at: Date | null;
+}
+
+// A deleted customer still shows on the charges it was linked to: the charge records who was billed.
+// The latest refund is the live one if any (at most one, by index), else the newest failed one.
+const VIEW = `
+  SELECT c.id, c.created_at, c.amount, charge_status(c.status, c.expires_at) AS status, c.txid, c.br_code, c.description,
+    c.expires_at, c.paid_at, c.end2end_id, c.fee, c.net_amount,
+    coalesce((SELECT json_agg(json_build_object('merchantId', s.recipient_id, 'mode', s.mode, 'value', s.value, 'amount', s.amount)
+                ORDER BY s.position) FROM charge_splits s WHERE s.charge_id = c.id), '[]'::json) AS split,
+    cu.id AS cu_id, cu.name AS cu_name, cu.tax_id AS cu_tax_id, cu.email AS cu_email, cu.phone AS cu_phone,
+    r.id AS r_id, r.amount AS r_amount, r.status AS r_status, r.reason AS r_reason, r.failed_reason AS r_failed_reason,
+    r.created_at AS r_created_at, r.completed_at AS r_completed_at
+  FROM charges c
+  LEFT JOIN customers cu ON cu.id = c.customer_id
+  LEFT JOIN LATERAL (
+    SELECT * FROM refunds WHERE charge_id = c.id ORDER BY (status <> 'FAILED') DESC, created_at DESC, id DESC LIMIT 1
+  ) r ON true`;
+
+export async function selectChargeView(db: Executor, id: string, merchantId: string | null = null): Promise<ChargeViewRow | undefined> {
+  const { rows } = await db.query<ChargeViewRow>(`${VIEW} WHERE c.id = $1 AND ($2::text IS NULL OR c.merchant_id = $2)`, [id, merchantId]);
+  return rows[0];
+}
+
+/** Keyset-pagination query of a merchant's charges; `status` filters on the effective status. */
+export function listChargesQuery(merchantId: string, f: { id?: string; email?: string; status?: ChargeStatus }) {
+  return {
+    sql: `${VIEW} WHERE c.merchant_id = $1 AND ($2::text IS NULL OR c.id = $2)
+          AND ($3::text IS NULL OR lower(cu.email) = lower($3)) AND ($4::text IS NULL OR charge_status(c.status, c.expires_at) = $4)`,
+    params: [merchantId, f.id ?? null, f.email ?? null, f.status ?? null],
+    alias: 'c',
+  };
+}

@@ -1,0 +1,20 @@
+import { FEE_REVENUE, merchantAccount, post, PSP_CLEARING } from '../ledger/ledger.js';
+import type { Tx } from '../platform/db.js';
+import type { ChargeRow, SplitRow } from './charge.sql.js';
+
+/**
+ * A payment in one posting (decisions part 5): the PSP holds the amount; the merchant gets netAmount,
+ * each split recipient its share, the platform its fee — all to `available` (PIX settles instantly).
+ */
+export async function postPayment(tx: Tx, charge: ChargeRow, splits: SplitRow[]): Promise<void> {
+  await post(tx, {
+    kind: 'CHARGE_PAYMENT',
+    reference: charge.id,
+    entries: [
+      { account: PSP_CLEARING, amount: -charge.amount },
+      { account: merchantAccount(charge.merchant_id, 'available'), amount: charge.net_amount },
+      ...splits.map((s) => ({ account: merchantAccount(s.recipient_id, 'available'), amount: s.amount })),
+      { account: FEE_REVENUE, amount: charge.fee },
+    ],
+  });
+}

@@ -1,0 +1,69 @@
+import { selectActiveCustomer } from '../customers/customer.sql.js';
+import { emitEvent } from '../events/events.js';
+import type { MerchantRow } from '../merchants/merchant.sql.js';
+import { storeName } from '../merchants/merchant.service.js';
+import { withTransaction, type Executor, type TransactionHook } from '../platform/db.js';
+import { AppError, notFound, validationError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { enqueue } from '../platform/jobs.js';
+import { keysetPage, type Page, type PageRequest } from '../platform/pagination.js';
+import type { Runtime } from '../runtime.js';
+import type { Charge, ChargeCreate, ChargeListFilters, ChargeWithImage } from './charge.schemas.js';
+import { assertCanCharge, chargeFee, checkTicket, netAmount, resolveSplit } from './charge.rules.js';
+import { insertCharge, insertSplits, selectExpiresAt } from './charge.sql.js';
+import { listChargesQuery, selectChargeView, type ChargeViewRow } from './charge-view.sql.js';
+import { loadCharge, toCharge, withImage } from './charge.view.js';
+import { EXPIRE_TASK, expiryJob } from './charge-expiry.js';
+
+const DEFAULT_EXPIRES_IN = 86_400;
+
+/**
+ * POST /transparents/create. Checks run in the order schema (400) → KYC and PIX key (403) → the rest
+ * (400); the provider issues the BR Code inside the transaction, after the idempotency key is held,
+ * so a duplicate request never issues a second code. CHARGE_CREATED commits with the charge.
+ */
+export async function createCharge(rt: Runtime, merchant: MerchantRow, input: ChargeCreate, hook?: TransactionHook<ChargeWithImage>): Promise<ChargeWithImage> {
+  assertCanCharge(merchant);
+  checkTicket(merchant, input.amount);
+  const fee = chargeFee(merchant, input.amount);
+  return withTransaction(rt.pool, async (tx) => {
+    // FOR SHARE: a concurrent delete waits, so a charge is never linked to a customer deleted meanwhile.
+    if (input.customerId !== undefined && !(await selectActiveCustomer(tx, merchant.id, input.customerId, true))) {
+      throw validationError('customerId', 'not found');
+    }
+    const split = await resolveSplit(tx, merchant.id, input.amount, input.split ?? []);
+    const net = netAmount(input.amount, fee, split);
+    const id = newId('chg');
+    const expiresAt = await selectExpiresAt(tx, input.expiresIn ?? DEFAULT_EXPIRES_IN);
+    const description = input.description ?? null;
+    const issued = await rt.provider
+      .createCharge({
+        chargeId: id, amount: input.amount, expiresAt, description,
+        merchant: { pixKey: merchant.pix_key!, name: storeName(merchant) ?? merchant.user_name, city: merchant.city },
+      })
+      .catch(() => { throw new AppError('PROVIDER_ERROR', 'The PIX provider could not issue the charge; nothing was created'); });
+    await insertCharge(tx, {
+      id, merchant_id: merchant.id, customer_id: input.customerId ?? null, amount: input.amount, txid: issued.txid,
+      br_code: issued.brCode, description, fee, net_amount: net, expires_at: expiresAt,
+    });
+    await insertSplits(tx, id, merchant.id, split);
+    await enqueue(tx, EXPIRE_TASK, { chargeId: id }, expiryJob(id, expiresAt));
+    const row = (await selectChargeView(tx, id))!;
+    await emitEvent(tx, { merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(row, { phone: true }) });
+    return withImage(toCharge(row, { phone: false }));
+  }, hook);
+}
+
+/** GET /transparents/check: the charge with its image and complete customer. */
+export async function checkCharge(db: Executor, merchantId: string, id: string): Promise<ChargeWithImage> {
+  const charge = await loadCharge(db, id, merchantId);
+  if (!charge) throw notFound('Charge');
+  return withImage(charge);
+}
+
+export async function listCharges(rt: Runtime, merchantId: string, filters: ChargeListFilters): Promise<Page<Charge>> {
+  const { id, email, status, ...page } = filters;
+  const scope = { merchantId, list: 'charges', id, email, status };
+  const result = await keysetPage<ChargeViewRow>(rt.pool, rt.cursors, scope, listChargesQuery(merchantId, { id, email, status }), page as PageRequest);
+  return { items: result.items.map((row) => toCharge(row, { phone: false })), pagination: result.pagination };
+}

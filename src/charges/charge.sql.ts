@@ -1,0 +1,112 @@
+import type { Executor, Tx } from '../platform/db.js';
+import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
+
+/** A charges row plus its effective status (PENDING past expires_at reads EXPIRED). */
+export interface ChargeRow {
+  id: string;
+  merchant_id: string;
+  customer_id: string | null;
+  amount: number;
+  status: ChargeStatus;
+  effective_status: ChargeStatus;
+  txid: string;
+  br_code: string;
+  description: string | null;
+  fee: number;
+  net_amount: number;
+  expires_at: Date;
+  paid_at: Date | null;
+  end2end_id: string | null;
+  created_at: Date;
+}
+
+export interface SplitRow {
+  recipient_id: string;
+  amount: number;
+}
+
+export interface NewCharge {
+  id: string;
+  merchant_id: string;
+  customer_id: string | null;
+  amount: number;
+  txid: string;
+  br_code: string;
+  description: string | null;
+  fee: number;
+  net_amount: number;
+  expires_at: Date;
+}
+
+/** Creation time is the transaction's now_ms(), so expires_at = created_at + expiresIn exactly. */
+export async function selectExpiresAt(tx: Tx, expiresIn: number): Promise<Date> {
+  const { rows } = await tx.query<{ at: Date }>('SELECT now_ms() + make_interval(secs => $1) AS at', [expiresIn]);
+  return rows[0]!.at;
+}
+
+export async function insertCharge(tx: Tx, c: NewCharge): Promise<void> {
+  await tx.query(
+    `INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [c.id, c.merchant_id, c.customer_id, c.amount, c.txid, c.br_code, c.description, c.fee, c.net_amount, c.expires_at],
+  );
+}
+
+export async function insertSplits(tx: Tx, chargeId: string, merchantId: string, split: SplitEntry[]): Promise<void> {
+  if (split.length === 0) return;
+  await tx.query(
+    `INSERT INTO charge_splits (charge_id, merchant_id, position, recipient_id, mode, value, amount)
+     SELECT $1, $2, s.ord - 1, s.recipient, s.mode, s.value, s.amount
+     FROM unnest($3::text[], $4::text[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS s(recipient, mode, value, amount, ord)`,
+    [chargeId, merchantId, split.map((s) => s.merchantId), split.map((s) => s.mode), split.map((s) => s.value), split.map((s) => s.amount)],
+  );
+}
+
+export async function selectSplits(db: Executor, chargeId: string): Promise<SplitRow[]> {
+  const { rows } = await db.query<SplitRow>('SELECT recipient_id, amount FROM charge_splits WHERE charge_id = $1 ORDER BY position', [chargeId]);
+  return rows;
+}
+
+type LockKey = 'id' | 'txid' | 'end2end_id';
+
+/**
+ * Locks a charge row. Every command on a charge (payment, expiry, refund, refund result, dispute)
+ * takes this lock first, then any refund or dispute row, then ledger accounts (in id order, inside
+ * the posting): one order everywhere, so they serialise per charge and never deadlock.
+ * `merchantId` scopes merchant-triggered commands; provider notifications and the simulator pass null.
+ */
+export async function lockCharge(tx: Tx, key: LockKey, value: string, merchantId: string | null = null): Promise<ChargeRow | undefined> {
+  const { rows } = await tx.query<ChargeRow>(
+    `SELECT *, charge_status(status, expires_at) AS effective_status FROM charges
+     WHERE ${key} = $1 AND ($2::text IS NULL OR merchant_id = $2) FOR UPDATE`,
+    [value, merchantId],
+  );
+  return rows[0];
+}
+
+export async function selectChargeIdByEndToEnd(db: Executor, endToEndId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM charges WHERE end2end_id = $1', [endToEndId]);
+  return rows[0]?.id;
+}
+
+export async function markChargePaid(
+  tx: Tx, id: string, p: { paidAt: Date; endToEndId: string; payerName: string | null; payerTaxId: string | null },
+): Promise<void> {
+  await tx.query(
+    `UPDATE charges SET status = 'PAID', paid_at = date_trunc('milliseconds', $2::timestamptz), end2end_id = $3,
+       payer_name = $4, payer_tax_id = $5 WHERE id = $1`,
+    [id, p.paidAt, p.endToEndId, p.payerName, p.payerTaxId],
+  );
+}
+
+export async function setChargeStatus(tx: Tx, id: string, status: ChargeStatus): Promise<void> {
+  await tx.query('UPDATE charges SET status = $2 WHERE id = $1', [id, status]);
+}
+
+/** PENDING charges whose expiry job is overdue (lost or not yet run). */
+export async function selectOverdueExpiries(db: Executor): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM charges WHERE status = 'PENDING' AND expires_at <= now() - interval '1 minute'`,
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,52 @@
+import { qrPngDataUrl } from '../pix/index.js';
+import type { Executor } from '../platform/db.js';
+import type { Charge, ChargeWithImage, Refund } from './charge.schemas.js';
+import { selectChargeView, type ChargeViewRow } from './charge-view.sql.js';
+
+function toRefund(row: ChargeViewRow): Refund | null {
+  if (!row.r_id) return null;
+  return {
+    id: row.r_id, chargeId: row.id, amount: row.r_amount!, status: row.r_status!, reason: row.r_reason!,
+    failedReason: row.r_failed_reason, createdAt: row.r_created_at!.toISOString(), completedAt: row.r_completed_at?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The charge as the API shows it (decisions parts 4 and 14). fee, netAmount, paidAt and end2endId
+ * are null until paid; `customer` and `refund` are absent when there is none. `phone` is shown by
+ * check, the refund answer and events; list items and the create answer leave it out.
+ */
+export function toCharge(row: ChargeViewRow, opts: { phone: boolean }): Charge {
+  const paid = row.paid_at !== null;
+  const refund = toRefund(row);
+  return {
+    id: row.id,
+    amount: row.amount,
+    status: row.status,
+    txid: row.txid,
+    brCode: row.br_code,
+    description: row.description,
+    split: row.split,
+    ...(row.cu_id && {
+      customer: {
+        id: row.cu_id, name: row.cu_name, taxId: row.cu_tax_id, email: row.cu_email!, ...(opts.phone && { phone: row.cu_phone }),
+      },
+    }),
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+    paidAt: row.paid_at?.toISOString() ?? null,
+    end2endId: row.end2end_id,
+    fee: paid ? row.fee : null,
+    netAmount: paid ? row.net_amount : null,
+    ...(refund && { refund }),
+  };
+}
+
+/** The QR image is rendered on demand for the answers that carry it, never stored. */
+export const withImage = (charge: Charge): ChargeWithImage => ({ ...charge, imageBase64: qrPngDataUrl(charge.brCode) });
+
+/** The charge as `check` shows it minus the image: event data and the core functions' answer. */
+export async function loadCharge(db: Executor, id: string, merchantId: string | null = null): Promise<Charge | undefined> {
+  const row = await selectChargeView(db, id, merchantId);
+  return row && toCharge(row, { phone: true });
+}

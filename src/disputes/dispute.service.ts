@@ -1,0 +1,67 @@
+import { lockCharge, setChargeStatus } from '../charges/charge.sql.js';
+import { loadCharge } from '../charges/charge.view.js';
+import { emitEvent } from '../events/events.js';
+import { lockBalance } from '../ledger/ledger.js';
+import { withTransaction } from '../platform/db.js';
+import { AppError, notFound } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { insertRefund } from '../refunds/refund.sql.js';
+import type { Runtime } from '../runtime.js';
+import { postDisputeBlock, postDisputeRelease, postDisputeReturn } from './dispute.ledger.js';
+import type { Dispute, DisputeOutcome } from './dispute.schemas.js';
+import { insertDispute, lockDispute, resolveDisputeRow, selectDispute, type DisputeRow } from './dispute.sql.js';
+
+export const toDispute = (d: DisputeRow): Dispute => ({
+  id: d.id, chargeId: d.charge_id, status: d.status, ...(d.outcome && { outcome: d.outcome }), blockedAmount: d.blocked_amount,
+});
+
+/** A real PSP reports an infraction (MED) by the payment's endToEndId; the simulator by charge id. */
+export type DisputedPayment = { chargeId: string } | { endToEndId: string };
+
+/**
+ * Decisions part 7: an infraction on a PAID charge makes it DISPUTED and moves the merchant's net
+ * share, capped at its available balance (read under the balance row's lock), to blocked.
+ */
+export async function openDispute(rt: Runtime, payment: DisputedPayment): Promise<Dispute> {
+  return withTransaction(rt.pool, async (tx) => {
+    const charge = 'chargeId' in payment ? await lockCharge(tx, 'id', payment.chargeId) : await lockCharge(tx, 'end2end_id', payment.endToEndId);
+    if (!charge) throw notFound('Charge');
+    if (charge.effective_status !== 'PAID') throw new AppError('INVALID_STATE', `Charge is ${charge.effective_status}; only a PAID charge can be disputed`);
+    const available = await lockBalance(tx, charge.merchant_id, 'available');
+    const dispute = await insertDispute(tx, {
+      id: newId('dsp'), merchant_id: charge.merchant_id, charge_id: charge.id, blocked_amount: Math.min(charge.net_amount, available),
+    });
+    await postDisputeBlock(tx, dispute);
+    await setChargeStatus(tx, charge.id, 'DISPUTED');
+    return toDispute(dispute);
+  });
+}
+
+/**
+ * REJECTED: the block is lifted and the charge is PAID again. ACCEPTED: the blocked amount returns to
+ * the payer, recorded as a COMPLETED refund with reason DISPUTE; the charge is REFUNDED and
+ * REFUND_COMPLETED is emitted. A dispute resolves once: a second resolve is INVALID_STATE.
+ */
+export async function resolveDispute(rt: Runtime, disputeId: string, outcome: DisputeOutcome): Promise<Dispute> {
+  return withTransaction(rt.pool, async (tx) => {
+    const found = await selectDispute(tx, disputeId);
+    if (!found) throw notFound('Dispute');
+    await lockCharge(tx, 'id', found.charge_id);
+    const open = (await lockDispute(tx, disputeId))!;
+    if (open.status !== 'OPEN') throw new AppError('INVALID_STATE', 'Dispute is already resolved');
+    const resolved = await resolveDisputeRow(tx, disputeId, outcome);
+    if (outcome === 'REJECTED') {
+      await postDisputeRelease(tx, open);
+      await setChargeStatus(tx, open.charge_id, 'PAID');
+    } else {
+      await postDisputeReturn(tx, open);
+      await insertRefund(tx, {
+        id: newId('ref'), merchant_id: open.merchant_id, charge_id: open.charge_id, amount: open.blocked_amount,
+        merchant_debit: open.blocked_amount, status: 'COMPLETED', reason: 'DISPUTE',
+      });
+      await setChargeStatus(tx, open.charge_id, 'REFUNDED');
+      await emitEvent(tx, { merchantId: open.merchant_id, type: 'REFUND_COMPLETED', data: await loadCharge(tx, open.charge_id) });
+    }
+    return toDispute(resolved);
+  });
+}
