@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Runner, TaskList } from 'graphile-worker';
+import type { Runner } from 'graphile-worker';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { chargeTasks } from './charges/charge.tasks.js';
@@ -25,10 +25,19 @@ export function createRuntime(config: Config, pool: pg.Pool): Runtime {
   return rt;
 }
 
-/** Background tasks of every slice, by name. */
-export function taskList(rt: Runtime): TaskList {
-  return { ...chargeTasks(rt), ...withdrawalTasks(rt), ...webhookTasks(rt) };
-}
-
 export const buildHttp = (rt: Runtime, ready?: () => boolean, logStream?: NodeJS.WritableStream) => buildApp(rt, ready, logStream);
-export const runWorker = (rt: Runtime, concurrency = 10): Promise<Runner> => startWorker(rt.pool, taskList(rt), { concurrency });
+
+/**
+ * Two runners over one queue: a runner only takes jobs of the tasks it knows. Webhook deliveries wait
+ * on remote receivers (up to WEBHOOK_TIMEOUT_MS each) while holding no database connection, so they get
+ * many slots of their own and ten slow receivers cannot hold up payouts, refunds or expiry.
+ */
+export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
+  const deliveries = webhookTasks(rt);
+  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt) };
+  const runners: Runner[] = [
+    await startWorker(rt.pool, money, { concurrency }),
+    await startWorker(rt.pool, deliveries, { concurrency: concurrency * 5 }),
+  ];
+  return { stop: async () => void (await Promise.all(runners.map((r) => r.stop()))) };
+}

@@ -38,7 +38,7 @@ function isAlive(pid: number): boolean {
  * A process killed with SIGKILL leaves its postgres running and `postmaster.pid` behind, and the next
  * start then fails. Stop that stale server (only if the pid really is a postgres) and wait for it.
  */
-async function stopStaleServer(pgDir: string): Promise<void> {
+export async function stopStaleServer(pgDir: string): Promise<void> {
   const pidFile = join(pgDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);

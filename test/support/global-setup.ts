@@ -1,16 +1,32 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { PROJECT_ROOT } from '../../src/config.js';
 import { createPool } from '../../src/platform/db.js';
 import { withDatabaseName } from '../../src/platform/database.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/platform/embedded-postgres.js';
+import { startEmbeddedPostgres, stopStaleServer, type EmbeddedDatabase } from '../../src/platform/embedded-postgres.js';
 import { migrate } from '../../src/platform/migrate.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     serverUrl: string;
     templateDb: string;
+  }
+}
+
+/** Leftovers of runs whose process is gone (killed before its teardown). */
+async function removeDeadRuns(dir: string): Promise<void> {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const pid = Number(/^run-(\d+)$/.exec(name)?.[1]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      await stopStaleServer(join(dir, name, 'pg')).catch(() => {});
+      rmSync(join(dir, name), { recursive: true, force: true });
+    }
   }
 }
 
@@ -21,8 +37,11 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   let embedded: EmbeddedDatabase | null = null;
   let serverUrl = process.env.DATABASE_URL;
+  // Each run gets its own server directory, so two runs at once (a developer and CI) never stop each other's.
+  const runDir = join(PROJECT_ROOT, '.data', 'test', `run-${process.pid}`);
   if (!serverUrl) {
-    embedded = await startEmbeddedPostgres(join(PROJECT_ROOT, '.data', 'test'));
+    await removeDeadRuns(join(PROJECT_ROOT, '.data', 'test'));
+    embedded = await startEmbeddedPostgres(runDir);
     serverUrl = embedded.url;
   }
   const templateDb = `pixgate_tpl_${process.pid}`;
@@ -41,6 +60,9 @@ export default async function setup(project: TestProject) {
       `SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2`, [templateDb, `pixgate_t${process.pid}_%`]);
     for (const r of rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => {});
     await admin.end();
-    await embedded?.stop();
+    if (embedded) {
+      await embedded.stop();
+      rmSync(runDir, { recursive: true, force: true });
+    }
   };
 }
