@@ -84,6 +84,16 @@ describe('a worker killed during processing, then restarted', () => {
     await expectPaidOnce(m, id);
   });
 
+  it('the provider\'s settlement job died with the worker too: asking about the overdue payout settles it', async () => {
+    const { m, id } = await newWithdrawal();
+    await processWithdrawal(t.rt, id);
+    await lockedByDeadWorker(`sim:payout:settle:${id}`);
+    const { rows } = await t.pool.query('SELECT status FROM sim_payouts WHERE withdrawal_id = $1', [id]);
+    expect(rows[0].status).toBe('PROCESSING');
+    await restartUntilSettled(id);
+    await expectPaidOnce(m, id);
+  });
+
   it('crash after sending a payout that fails: FAILED once, amount and fee back in available', async () => {
     const { m, id } = await newWithdrawal({ pixKey: 'nobody@fail.test', pixKeyType: 'EMAIL' });
     await expect(processWithdrawal(t.rt, id, { crashAt: 'afterSend' })).rejects.toBeInstanceOf(SimulatedCrash);

@@ -1,6 +1,6 @@
 import type { TaskList } from 'graphile-worker';
 import { newEndToEndId } from '../../pix/index.js';
-import { withTransaction } from '../../platform/db.js';
+import { withTransaction, type Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs.js';
 import type { Runtime } from '../../runtime.js';
@@ -29,20 +29,29 @@ const failsOnItsOwn = (p: Pick<SimPayoutRow, 'pix_key' | 'pix_key_type'>) =>
 
 const completed = (): SimSettlement => ({ status: 'COMPLETED', endToEndId: newEndToEndId(SIM_PAYOUT_ISPB, new Date()) });
 
+const scheduleSettlement = (db: Executor, withdrawalId: string, runAt: Date) =>
+  enqueue(db, SETTLE_TASK, { withdrawalId }, { runAt, jobKey: `${SETTLE_TASK}:${withdrawalId}` });
+
 export function simulatedPayouts(rt: Runtime): Pick<PixProvider, 'sendPayout' | 'getPayout'> {
   return {
     // Keyed by the withdrawal id: a second send returns the first one's state and never pays again.
     sendPayout: (input) =>
       withTransaction(rt.pool, async (tx) => {
         if (!(await insertSimPayout(tx, input))) return resultOf((await selectSimPayout(tx, input.withdrawalId))!);
-        await enqueue(tx, SETTLE_TASK, { withdrawalId: input.withdrawalId }, {
-          runAt: new Date(Date.now() + rt.config.simPayoutDelayMs), jobKey: `${SETTLE_TASK}:${input.withdrawalId}`,
-        });
+        await scheduleSettlement(tx, input.withdrawalId, new Date(Date.now() + rt.config.simPayoutDelayMs));
         return { status: 'PROCESSING' };
       }),
     getPayout: async (withdrawalId) => {
       const p = await selectSimPayout(rt.pool, withdrawalId);
-      return p ? resultOf(p) : null;
+      if (!p) return null;
+      // A real PSP settles whatever happens to our workers, but the simulated one settles through our
+      // job queue, where a job taken by a worker that died stays locked for hours. Asked about a payout
+      // that is overdue (the core's recovery asks), it schedules the settlement again; settling twice is
+      // harmless, and a new job under the key retires the dead one.
+      if (p.status === 'PROCESSING' && Date.now() >= p.created_at.getTime() + rt.config.simPayoutDelayMs) {
+        await scheduleSettlement(rt.pool, withdrawalId, new Date());
+      }
+      return resultOf(p);
     },
   };
 }
