@@ -1,6 +1,6 @@
 import type { PixKeyType } from '../../pix/index.js';
 import type { Executor } from '../../platform/db.js';
-import type { PayoutRequest } from '../provider.js';
+import type { PayoutRequest, PayoutResult } from '../provider.js';
 
 export interface SimPayoutRow {
   withdrawal_id: string;
@@ -17,7 +17,8 @@ export interface SimPayoutRow {
 /** What the simulated network knows of a payout: who is paid and how much. */
 export type SimPayoutKey = Pick<PayoutRequest, 'withdrawalId' | 'amount' | 'pixKey' | 'pixKeyType'>;
 
-export type SimSettlement = { status: 'COMPLETED'; endToEndId: string } | { status: 'FAILED'; reason: string };
+/** How a payout ends at the network. */
+export type SimSettlement = Exclude<PayoutResult, { status: 'PROCESSING' }>;
 
 const settledValues = (s: SimSettlement) =>
   s.status === 'COMPLETED' ? ['COMPLETED', s.endToEndId, null] : ['FAILED', null, s.reason];

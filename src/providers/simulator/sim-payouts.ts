@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs.js';
 import type { Runtime } from '../../runtime.js';
 import {
-  applyPayoutResult, lockForSettlement, recordPayoutResult, type ProcessingOptions, type SettledPayout,
+  applyPayoutResult, lockForSettlement, recordPayoutResult, type ProcessingOptions,
 } from '../../withdrawals/withdrawal.processing.js';
 import type { WithdrawalRow } from '../../withdrawals/withdrawal.sql.js';
 import type { PayoutResult, PixProvider } from '../provider.js';
@@ -80,9 +80,11 @@ export async function driveSimPayout(rt: Runtime, withdrawalId: string, outcome:
   return withTransaction(rt.pool, async (tx) => {
     const w = await lockForSettlement(tx, withdrawalId);
     const key: SimPayoutKey = { withdrawalId, amount: w.amount, pixKey: w.pix_key, pixKeyType: w.pix_key_type };
-    const settled = await settleSimPayoutRow(tx, key, outcome.fail ? { status: 'FAILED', reason: outcome.reason } : completed());
-    if (!settled) throw new AppError('INVALID_STATE', `Withdrawal ${withdrawalId}: its payout has already settled`);
-    return applyPayoutResult(tx, w, resultOf(settled) as SettledPayout);
+    const settlement: SimSettlement = outcome.fail ? { status: 'FAILED', reason: outcome.reason } : completed();
+    if (!(await settleSimPayoutRow(tx, key, settlement))) {
+      throw new AppError('INVALID_STATE', `Withdrawal ${withdrawalId}: its payout has already settled`);
+    }
+    return applyPayoutResult(tx, w, settlement);
   });
 }
 
