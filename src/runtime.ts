@@ -2,8 +2,8 @@ import type pg from 'pg';
 import type { Runner } from 'graphile-worker';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
-import { chargeTasks } from './charges/charge.tasks.js';
-import { withdrawalTasks } from './withdrawals/withdrawal.tasks.js';
+import { chargeTasks, scheduleChargeRecovery } from './charges/charge.tasks.js';
+import { scheduleWithdrawalRecovery, withdrawalTasks } from './withdrawals/withdrawal.tasks.js';
 import { webhookTasks } from './webhooks/webhook.tasks.js';
 import { startWorker } from './platform/jobs.js';
 import { Cursors } from './platform/pagination.js';
@@ -34,10 +34,11 @@ export const buildHttp = (rt: Runtime, ready?: () => boolean, logStream?: NodeJS
  */
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
   const deliveries = webhookTasks(rt);
-  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt) };
+  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...rt.provider.tasks?.() };
   const runners: Runner[] = [
     await startWorker(rt.pool, money, { concurrency }),
     await startWorker(rt.pool, deliveries, { concurrency: concurrency * 5 }),
   ];
+  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt)]);
   return { stop: async () => void (await Promise.all(runners.map((r) => r.stop()))) };
 }

@@ -1,3 +1,4 @@
+import type { TaskList } from 'graphile-worker';
 import type { PixKeyType } from '../pix/index.js';
 
 /**
@@ -24,6 +25,8 @@ export interface PixProvider {
   sendPayout(input: PayoutRequest): Promise<PayoutResult>;
   /** The payout's current state at the PSP, for a job that restarts after a crash; null if never sent. */
   getPayout(withdrawalId: string): Promise<PayoutResult | null>;
+  /** Background tasks of the provider itself (the simulator's delayed settlements, a PSP's polling). */
+  tasks?(): TaskList;
 }
 
 export interface CreateChargeInput {

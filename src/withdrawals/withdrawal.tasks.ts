@@ -1,5 +1,4 @@
 import type { TaskList } from 'graphile-worker';
-import { simulatorPayoutTasks } from '../providers/simulator/sim-payouts.js';
 import type { Runtime } from '../runtime.js';
 import { processJob, processWithdrawal } from './withdrawal.processing.js';
 import { recoverStuckWithdrawals, recoveryJob, scheduleRecovery, SWEEP_EVERY_MS } from './withdrawal.recovery.js';
@@ -10,10 +9,13 @@ function withdrawalIdOf(payload: unknown): string {
   return id;
 }
 
+/**
+ * Queued when a worker starts: the jobs of a worker that died (this one's previous life included) stay
+ * locked for hours, so stuck withdrawals are swept at once and then every SWEEP_EVERY_MS.
+ */
+export const scheduleWithdrawalRecovery = (rt: Runtime) => scheduleRecovery(rt.pool);
+
 export function withdrawalTasks(rt: Runtime): TaskList {
-  // The task list is built as a worker starts: that is when a recovery sweep must run, because the
-  // jobs of a worker that died (this one's previous life included) stay locked for hours.
-  scheduleRecovery(rt.pool).catch(() => {});
   return {
     [processJob.task]: (payload) => processWithdrawal(rt, withdrawalIdOf(payload)),
     [recoveryJob.task]: async () => {
@@ -21,7 +23,5 @@ export function withdrawalTasks(rt: Runtime): TaskList {
       await scheduleRecovery(rt.pool, new Date(Date.now() + SWEEP_EVERY_MS));
       await recoverStuckWithdrawals(rt);
     },
-    // The simulator's own jobs (payout settlement) until the runtime composes provider tasks itself.
-    ...(rt.provider.name === 'simulator' ? simulatorPayoutTasks(rt) : {}),
   };
 }

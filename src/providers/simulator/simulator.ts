@@ -1,7 +1,7 @@
 import type { Runtime } from '../../runtime.js';
 import type { PixProvider } from '../provider.js';
-import { simulatedCharges } from './sim-charges.js';
-import { simulatedPayouts } from './sim-payouts.js';
+import { simulatedCharges, simulatorChargeTasks } from './sim-charges.js';
+import { simulatedPayouts, simulatorPayoutTasks } from './sim-payouts.js';
 
 /**
  * The default provider: an embedded PIX network. Charges get a static BR Code; payments, refund
@@ -9,5 +9,10 @@ import { simulatedPayouts } from './sim-payouts.js';
  * configured delays, through the same idempotent core functions a real PSP's notifications use.
  */
 export function createSimulator(rt: Runtime): PixProvider {
-  return { name: 'simulator', ...simulatedCharges(rt), ...simulatedPayouts(rt) };
+  return {
+    name: 'simulator',
+    ...simulatedCharges(rt),
+    ...simulatedPayouts(rt),
+    tasks: () => ({ ...simulatorChargeTasks(rt), ...simulatorPayoutTasks(rt) }),
+  };
 }
