@@ -7,7 +7,7 @@ import { enqueue } from '../platform/jobs.js';
 import { keysetPage, type Page } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
 import { upsertCallbackEndpoint } from '../webhooks/callback-endpoint.js';
-import { checkCallbackUrl } from './callback-url.js';
+import { registrableUrl } from '../webhooks/registrable-url.js';
 import { reserveWithdrawal } from './withdrawal.ledger.js';
 import { processJob } from './withdrawal.processing.js';
 import type { CreatedWithdrawalView, CreateWithdrawalInput, ListWithdrawalsInput } from './withdrawal.schemas.js';
@@ -24,7 +24,7 @@ async function checkFields(rt: Runtime, input: CreateWithdrawalInput) {
   if (!key.ok) throw validationError('pixKey', key.reason);
   const callbackUrl = input.clientCallbackUrl === undefined
     ? null
-    : await checkCallbackUrl(input.clientCallbackUrl, { allowPrivate: rt.config.webhookAllowPrivate });
+    : await registrableUrl(input.clientCallbackUrl, { field: 'clientCallbackUrl', allowPrivate: rt.config.webhookAllowPrivate });
   return { pixKey: key.key, callbackUrl };
 }
 

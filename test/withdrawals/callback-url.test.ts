@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkCallbackUrl } from '../../src/withdrawals/callback-url.js';
+import { registrableUrl } from '../../src/webhooks/registrable-url.js';
+
+const checkCallbackUrl = (url: string, opts: Parameters<typeof registrableUrl>[1]) => registrableUrl(url, { ...opts, field: 'clientCallbackUrl' });
 import { upsertCallbackEndpoint } from '../../src/webhooks/callback-endpoint.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { balanceOf, createWithdrawal, fundedMerchant } from './helpers.js';
@@ -61,7 +63,7 @@ describe('clientCallbackUrl', () => {
   });
 });
 
-describe('checkCallbackUrl: the DNS answer', () => {
+describe('clientCallbackUrl: the DNS answer', () => {
   const opts = { allowPrivate: false };
   it('refuses a name that resolves to a forbidden address', async () => {
     for (const address of ['10.0.0.5', '127.0.0.1', '169.254.169.254', '::1', 'fd00::1']) {
