@@ -1,11 +1,10 @@
 import type pg from 'pg';
-import type { Runner } from 'graphile-worker';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { chargeTasks, scheduleChargeRecovery } from './charges/charge.tasks.js';
 import { scheduleWithdrawalRecovery, withdrawalTasks } from './withdrawals/withdrawal.tasks.js';
 import { webhookTasks } from './webhooks/webhook.tasks.js';
-import { startWorker } from './platform/jobs.js';
+import { startWorker, type Worker } from './platform/jobs.js';
 import { Cursors } from './platform/pagination.js';
 import { deriveKey } from './platform/secrets.js';
 import type { PixProvider } from './providers/provider.js';
@@ -35,7 +34,7 @@ export const buildHttp = (rt: Runtime, ready?: () => boolean, logStream?: NodeJS
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
   const deliveries = webhookTasks(rt);
   const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...rt.provider.tasks?.() };
-  const runners: Runner[] = [
+  const runners: Worker[] = [
     await startWorker(rt.pool, money, { concurrency }),
     await startWorker(rt.pool, deliveries, { concurrency: concurrency * 5 }),
   ];

@@ -1,5 +1,6 @@
+import { EventEmitter } from 'node:events';
 import type pg from 'pg';
-import { Logger, run, type Runner, type Task, type TaskList } from 'graphile-worker';
+import { Logger, run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Executor } from './db.js';
 
 /**
@@ -28,13 +29,52 @@ export type { Task, TaskList };
 
 export const silentLogger = () => new Logger(() => () => {});
 
-export async function startWorker(pool: pg.Pool, taskList: TaskList, opts: { concurrency?: number; log?: Logger } = {}): Promise<Runner> {
-  return run({
+const HEARTBEAT_MS = 5_000;
+// A worker silent this long is dead; a job is only taken from it once locked at least as long.
+const DEAD_AFTER = '30 seconds';
+
+async function beat(pool: pg.Pool, workerIds: Set<string>): Promise<void> {
+  await pool.query(
+    `INSERT INTO job_worker_heartbeats (worker_id) SELECT unnest($1::text[])
+     ON CONFLICT (worker_id) DO UPDATE SET seen_at = now()`,
+    [[...workerIds]],
+  );
+}
+
+/** Unlocks the jobs of workers that stopped beating (their process died), so live workers run them. */
+export async function unlockJobsOfDeadWorkers(pool: pg.Pool): Promise<void> {
+  await pool.query(`SELECT graphile_worker.force_unlock_workers(coalesce(array_agg(DISTINCT j.locked_by), '{}'))
+    FROM graphile_worker._private_jobs j
+    WHERE j.locked_by IS NOT NULL AND j.locked_at < now() - interval '${DEAD_AFTER}'
+      AND NOT EXISTS (SELECT 1 FROM job_worker_heartbeats h WHERE h.worker_id = j.locked_by AND h.seen_at > now() - interval '${DEAD_AFTER}')`);
+  await pool.query(`DELETE FROM job_worker_heartbeats WHERE seen_at < now() - interval '1 hour'`);
+}
+
+export interface Worker {
+  stop(): Promise<void>;
+}
+
+export async function startWorker(pool: pg.Pool, taskList: TaskList, opts: { concurrency?: number; log?: Logger } = {}): Promise<Worker> {
+  const workerIds = new Set<string>();
+  const events: WorkerEvents = new EventEmitter();
+  events.on('worker:create', ({ worker }) => workerIds.add(worker.workerId));
+  const runner: Runner = await run({
     pgPool: pool,
     taskList,
     concurrency: opts.concurrency ?? 10,
     noHandleSignals: true,
     pollInterval: 500,
     logger: opts.log ?? silentLogger(),
+    events,
   });
+  const tick = () => beat(pool, workerIds).then(() => unlockJobsOfDeadWorkers(pool)).catch(() => {});
+  await tick();
+  const timer = setInterval(tick, HEARTBEAT_MS).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await runner.stop();
+      await pool.query('DELETE FROM job_worker_heartbeats WHERE worker_id = ANY($1)', [[...workerIds]]).catch(() => {});
+    },
+  };
 }
