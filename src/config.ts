@@ -22,8 +22,33 @@ export interface Config {
   /** 0 turns rate limiting off. */
   readonly rateLimitPerSecond: number;
   readonly logLevel: string;
+  /** PIX_PROVIDER: the embedded simulator (default) or a PSP speaking BACEN's API Pix v2. */
+  readonly pixProvider: PixProviderName;
+  /** Set only when pixProvider is 'api-pix' (docs/providers.md). */
+  readonly apiPix: ApiPixConfig | null;
   /** Generated secrets printed once at first start (null when given or already saved). */
   readonly generated: { readonly adminToken: boolean; readonly encryptionKey: boolean };
+}
+
+export type PixProviderName = 'simulator' | 'api-pix';
+
+export interface ApiPixConfig {
+  readonly baseUrl: string;
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scopes: string;
+  /** mTLS client certificate and key (PEM); null only over plain http (API_PIX_ALLOW_HTTP, tests). */
+  readonly certFile: string | null;
+  readonly keyFile: string | null;
+  readonly caFile: string | null;
+  readonly webhookToken: string;
+  readonly timeoutMs: number;
+  readonly pollIntervalMs: number;
+  /** The platform's own key at the PSP, the payer of payouts. */
+  readonly payoutKey: string;
+  /** When set, every cob uses this key instead of the merchant's (one collecting account). */
+  readonly receiverKey: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -60,10 +85,69 @@ function parseEncryptionKey(raw: string): Buffer {
   return key;
 }
 
+function urlVar(env: Env, name: string, allowHttp: boolean, fallback?: string): string {
+  const raw = (env[name] || fallback || '').replace(/\/+$/, '');
+  if (!raw) throw new Error(`${name} is required when PIX_PROVIDER=api-pix`);
+  let url: URL;
+  try { url = new URL(raw); } catch { throw new Error(`${name} must be a URL`); }
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) throw new Error(`${name} must be an https URL`);
+  return raw;
+}
+
+function fileVar(env: Env, name: string, required: boolean): string | null {
+  const path = env[name];
+  if (!path) {
+    if (required) throw new Error(`${name} is required when PIX_PROVIDER=api-pix`);
+    return null;
+  }
+  if (!existsSync(path)) throw new Error(`${name}: file not found`);
+  return path;
+}
+
+function requiredVar(env: Env, name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`${name} is required when PIX_PROVIDER=api-pix`);
+  return value;
+}
+
+/** API Pix settings; nothing is read unless the provider is selected. */
+function apiPixConfig(env: Env): ApiPixConfig {
+  // Test-only: a plain-http PSP without mTLS. A real PSP is always https with a client certificate.
+  const allowHttp = boolVar(env, 'API_PIX_ALLOW_HTTP');
+  const baseUrl = urlVar(env, 'API_PIX_BASE_URL', allowHttp);
+  const tokenUrl = urlVar(env, 'API_PIX_TOKEN_URL', allowHttp, `${baseUrl}/oauth/token`);
+  const tls = baseUrl.startsWith('https:') || tokenUrl.startsWith('https:');
+  const webhookToken = requiredVar(env, 'API_PIX_WEBHOOK_TOKEN');
+  // It may travel in the URL path, so only URL-safe characters, and long enough not to be guessed.
+  if (!/^[A-Za-z0-9._~-]{32,256}$/.test(webhookToken)) throw new Error('API_PIX_WEBHOOK_TOKEN must be 32-256 characters [A-Za-z0-9._~-]');
+  return {
+    baseUrl,
+    tokenUrl,
+    clientId: requiredVar(env, 'API_PIX_CLIENT_ID'),
+    clientSecret: requiredVar(env, 'API_PIX_CLIENT_SECRET'),
+    scopes: env.API_PIX_SCOPES || 'cob.write cob.read pix.write pix.read',
+    certFile: fileVar(env, 'API_PIX_CERT_FILE', tls),
+    keyFile: fileVar(env, 'API_PIX_KEY_FILE', tls),
+    caFile: fileVar(env, 'API_PIX_CA_FILE', false),
+    webhookToken,
+    timeoutMs: intVar(env, 'API_PIX_TIMEOUT_MS', 10_000, 1),
+    pollIntervalMs: intVar(env, 'API_PIX_POLL_INTERVAL_MS', 5_000, 1),
+    payoutKey: requiredVar(env, 'API_PIX_PAYOUT_KEY'),
+    receiverKey: env.API_PIX_RECEIVER_KEY || null,
+  };
+}
+
+function pixProviderVar(env: Env): PixProviderName {
+  const raw = env.PIX_PROVIDER || 'simulator';
+  if (raw !== 'simulator' && raw !== 'api-pix') throw new Error('PIX_PROVIDER must be simulator or api-pix');
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = overrides.dataDir ?? resolve(PROJECT_ROOT, env.PIXGATE_DATA_DIR ?? '.data');
   const admin = persistentSecret(env, 'ADMIN_TOKEN', dataDir, 'admin-token', () => 'adm_' + randomBytes(24).toString('base64url'));
   const enc = persistentSecret(env, 'ENCRYPTION_KEY', dataDir, 'encryption-key', () => randomBytes(32).toString('hex'));
+  const pixProvider = pixProviderVar(env);
   const config: Config = {
     port: intVar(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
@@ -78,6 +162,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     simRefundDelayMs: intVar(env, 'SIM_REFUND_DELAY_MS', 1000),
     rateLimitPerSecond: intVar(env, 'RATE_LIMIT_PER_SECOND', 100),
     logLevel: env.LOG_LEVEL || 'info',
+    pixProvider,
+    apiPix: pixProvider === 'api-pix' ? apiPixConfig(env) : null,
     generated: { adminToken: admin.generated, encryptionKey: enc.generated },
     ...overrides,
   };
