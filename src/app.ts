@@ -51,6 +51,8 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true, l
     requestIdHeader: false,
     bodyLimit: ONE_MIB,
     return503OnClosing: true,
+    // HEAD is another method on a known path: 404 like any other (decisions part 1).
+    exposeHeadRoutes: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
