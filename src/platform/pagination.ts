@@ -6,8 +6,9 @@ import { AppError } from './errors.js';
 /** Query parameters every list takes (spec 1.5, decisions part 3). */
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  after: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-  before: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  // Any text is accepted here: an empty, oversized or tampered cursor is `<after|before>: invalid cursor`.
+  after: Type.Optional(Type.String()),
+  before: Type.Optional(Type.String()),
 };
 
 export interface PageRequest {
@@ -34,6 +35,9 @@ interface Position {
 
 type Direction = 'after' | 'before';
 
+// Cursors we issue are ~100 characters; anything far longer is not one of ours.
+const MAX_CURSOR_LENGTH = 512;
+
 export class Cursors {
   constructor(private readonly key: Buffer) {}
 
@@ -48,6 +52,7 @@ export class Cursors {
 
   decode(scope: CursorScope, dir: Direction, cursor: string): Position {
     const invalid = new AppError('VALIDATION_ERROR', `${dir}: invalid cursor`);
+    if (cursor.length > MAX_CURSOR_LENGTH) throw invalid;
     const [payload, sig, extra] = cursor.split('.');
     if (!payload || !sig || extra !== undefined) throw invalid;
     const given = Buffer.from(sig, 'base64url');
@@ -79,11 +84,11 @@ export async function keysetPage<Row extends { id: string; created_at: Date }>(
   query: KeysetQuery,
   page: PageRequest,
 ): Promise<Page<Row>> {
-  if (page.after && page.before) throw new AppError('VALIDATION_ERROR', 'before: cannot be combined with after');
+  if (page.after !== undefined && page.before !== undefined) throw new AppError('VALIDATION_ERROR', 'before: cannot be combined with after');
   const limit = page.limit ?? 20;
-  const dir: Direction = page.before ? 'before' : 'after';
+  const dir: Direction = page.before !== undefined ? 'before' : 'after';
   const cursor = page.before ?? page.after;
-  const pos = cursor ? cursors.decode(scope, dir, cursor) : null;
+  const pos = cursor !== undefined ? cursors.decode(scope, dir, cursor) : null;
   const col = (c: string) => (query.alias ? `${query.alias}.${c}` : c);
   const params = [...query.params];
   let sql = query.sql;
