@@ -9,6 +9,7 @@ import { Cursors } from './platform/pagination.js';
 import { deriveKey } from './platform/secrets.js';
 import type { PixProvider } from './providers/provider.js';
 import { createSimulator } from './providers/simulator/simulator.js';
+import { createApiPixProvider } from './providers/api-pix/api-pix-provider.js';
 
 /** What every entry point (server, worker, CLI, tests) wires together from one Config and one pool. */
 export interface Runtime {
@@ -20,7 +21,7 @@ export interface Runtime {
 
 export function createRuntime(config: Config, pool: pg.Pool): Runtime {
   const rt = { config, pool, cursors: new Cursors(deriveKey(config.encryptionKey, 'cursor')) } as Runtime;
-  rt.provider = createSimulator(rt);
+  rt.provider = config.pixProvider === 'api-pix' ? createApiPixProvider(rt) : createSimulator(rt);
   return rt;
 }
 
