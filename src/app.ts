@@ -17,6 +17,7 @@ import { chargeRoutes } from './charges/charge.routes.js';
 import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { simulatorRoutes } from './providers/simulator/simulator.routes.js';
+import { apiPixWebhookRoutes } from './providers/api-pix/api-pix-webhook.routes.js';
 import type { Runtime } from './runtime.js';
 
 const ONE_MIB = 1024 * 1024;
@@ -119,6 +120,9 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true, l
     await admin.register(adminRoutes(pool, cursors));
     if (rt.provider.name === 'simulator') await admin.register(simulatorRoutes(rt), { prefix: '/simulator' });
   }, { prefix: '/admin' });
+
+  // The PSP's notifications: outside the merchant and operator scopes, authenticated by their own token.
+  if (rt.provider.name === 'api-pix') await app.register(apiPixWebhookRoutes(rt), { prefix: '/providers/api-pix' });
 
   return app;
 }
