@@ -5,7 +5,9 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCents, newEndToEndId } from '../../src/pix/index.js';
 import { createApiPixClient } from '../../src/providers/api-pix/api-pix-client.js';
-import { buildHttp } from '../../src/runtime.js';
+import { loadConfig } from '../../src/config.js';
+import { createApiPixProvider } from '../../src/providers/api-pix/api-pix-provider.js';
+import { buildHttp, createRuntime } from '../../src/runtime.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 import { balance, check, events, expectError, validTaxId, type Merchant } from '../charges/support.js';
@@ -321,5 +323,26 @@ describe('wiring', () => {
   it('the simulator controls are not there under api-pix', async () => {
     expectError(await t.admin('POST', '/admin/simulator/charges/chg_x/pay'), 404, 'NOT_FOUND', 'Route not found');
     expect(t.rt.provider.name).toBe('api-pix');
+  });
+
+  it('the webhook route is not there under the simulator', async () => {
+    const config = loadConfig({ ADMIN_TOKEN: 'adm', ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' }, { dataDir: t.rt.config.dataDir });
+    const app = await buildHttp(createRuntime(config, t.pool));
+    try {
+      const res = await app.inject({ method: 'POST', url: WEBHOOK, headers: { 'x-webhook-token': token() }, payload: { pix: [] } });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('API_PIX_RECEIVER_KEY puts one collecting key on every cob', async () => {
+    const config = { ...t.rt.config, apiPix: { ...t.rt.config.apiPix!, receiverKey: 'recebimentos@pixgate.example' } };
+    const provider = createApiPixProvider({ ...t.rt, config });
+    const issued = await provider.createCharge({
+      chargeId: 'chg_x', amount: 990, expiresAt: new Date(Date.now() + 60_000), description: null,
+      merchant: { pixKey: randomUUID(), name: 'Loja', city: 'SAO PAULO' },
+    });
+    expect(psp.cobs.get(issued.txid)).toMatchObject({ chave: 'recebimentos@pixgate.example', valor: { original: '9.90' } });
   });
 });
