@@ -8,8 +8,9 @@ import { adminRoutes } from './admin/admin.routes.js';
 import { adminAuth, merchantAuth } from './auth/auth.hooks.js';
 import { AppError } from './platform/errors.js';
 import { ErrorEnvelope } from './platform/http/envelope.js';
-import { errorHandler, notFoundHandler } from './platform/http/error-handler.js';
+import { errorHandler, notFoundHandler, routingErrorHandler } from './platform/http/error-handler.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './platform/http/json-depth.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { storeRoutes } from './store/store.routes.js';
 import { customerRoutes } from './customers/customer.routes.js';
@@ -54,6 +55,7 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true, l
     return503OnClosing: true,
     // HEAD is another method on a known path: 404 like any other (decisions part 1).
     exposeHeadRoutes: false,
+    frameworkErrors: routingErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
@@ -67,6 +69,7 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true, l
     const text = (body as string).trim();
     // Routing comes before parsing: an unknown route is 404 whatever its body (decisions part 14).
     if (text === '' || req.is404) return done(null, undefined);
+    if (jsonDepthExceeds(text)) return done(new AppError('VALIDATION_ERROR', `body: nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     try {
       done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
     } catch {

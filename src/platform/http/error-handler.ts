@@ -35,6 +35,13 @@ export function errorHandler(err: FastifyError | AppError | IdempotentReplay, re
   return reply.code(appError.statusCode).send(errorBody(appError));
 }
 
+/** Errors Fastify raises while routing, before any route (or error handler) applies: a URL that does not decode, an over-long parameter. */
+export function routingErrorHandler(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'path: a parameter is too long'
+    : err.code === 'FST_ERR_BAD_URL' ? 'path: malformed percent-encoding' : 'request: malformed';
+  return reply.code(400).send(errorBody(new AppError('VALIDATION_ERROR', message)));
+}
+
 export function notFoundHandler(_req: FastifyRequest, reply: FastifyReply) {
   return reply.code(404).send(errorBody(new AppError('NOT_FOUND', 'Route not found')));
 }

@@ -5,18 +5,36 @@ import { AppError } from '../errors.js';
 
 // Bodies are never coerced ("1000" and 10.5 are not cents, decisions part 1); query strings, params
 // and headers arrive as text, so there numbers and booleans are read from their text form.
-const makeAjv = (coerceTypes: boolean) =>
-  addFormats.default(new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false }), [
-    'email',
-    'uri',
-    'date-time',
-  ]);
+// PostgreSQL text cannot hold NUL (the query fails) and UTF-8 cannot hold an unpaired surrogate (it would be
+// stored as U+FFFD, not as given): every declared string field refuses both, as that field's validation error.
+const TEXT_KEYWORD = 'pixgateText';
+const BAD_TEXT = /[\u0000\p{Cs}]/u;
+
+const makeAjv = (coerceTypes: boolean) => {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  ajv.addKeyword({ keyword: TEXT_KEYWORD, type: 'string', schemaType: 'boolean', errors: false, validate: (_: boolean, data: string) => !BAD_TEXT.test(data) });
+  return addFormats.default(ajv, ['email', 'uri', 'date-time']);
+};
 
 const strictAjv = makeAjv(false);
 const coercingAjv = makeAjv(true);
 
+/** A copy of the schema with the text rule on every string (cached, so each schema keeps one identity). */
+const withText = new WeakMap<object, object>();
+function withTextRule(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withTextRule);
+  if (!schema || typeof schema !== 'object') return schema;
+  const cached = withText.get(schema);
+  if (cached) return cached;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === 'enum' || k === 'const' || k === 'default' || k === 'examples' ? v : withTextRule(v);
+  if (out.type === 'string') out[TEXT_KEYWORD] = true;
+  withText.set(schema, out);
+  return out;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
+  (httpPart === 'body' ? strictAjv : coercingAjv).compile(withTextRule(schema) as object);
 
 /** `/split/0/merchantId` → `split[0].merchantId` */
 function fieldPath(pointer: string): string {
@@ -44,6 +62,7 @@ function reason(e: ErrorObject): string {
     case 'format': return p.format === 'email' ? 'must be a valid e-mail' : `must be a valid ${String(p.format)}`;
     case 'pattern': return 'has an invalid format';
     case 'additionalProperties': return `unknown field ${String(p.additionalProperty)}`;
+    case TEXT_KEYWORD: return 'must not contain NUL characters or unpaired surrogates';
     default: return e.message ?? 'is invalid';
   }
 }

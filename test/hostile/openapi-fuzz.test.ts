@@ -1,0 +1,186 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js';
+import { problemsOf } from './support/answer.js';
+import { cursorsOf, merchantWithEverything, type MerchantObjects } from './support/fixtures.js';
+import { generateCases, type Case, type FuzzContext } from './support/generate.js';
+import { operationsOf, type Operation } from './support/openapi-ops.js';
+import { SEED } from './support/prng.js';
+import { snapshot } from './support/snapshot.js';
+
+/**
+ * Hostile input (the "Proof" issue, part 3): every operation of the OpenAPI document gets requests built
+ * from its schemas to be refused — wrong types, bounds ±1, huge and hostile strings, floats for cents,
+ * duplicate keys, pollution keys, malformed JSON, wrong content types and headers. Every answer must be
+ * below 500 and a valid envelope, and the batch must write nothing at all.
+ */
+const RANDOM_PER_FIELD = 24;
+const CONCURRENCY = 8;
+
+let t: TestContext;
+let ops: Operation[];
+let a: MerchantObjects;
+let ctx: FuzzContext;
+
+beforeAll(async () => {
+  t = await createTestContext({ SIM_REFUND_DELAY_MS: '3600000', SIM_PAYOUT_DELAY_MS: '3600000' }, { worker: false });
+  ops = operationsOf((await t.request('GET', '/openapi.json')).body);
+  a = await merchantWithEverything(t, 'http://127.0.0.1:9/a');
+  const b = await merchantWithEverything(t, 'http://127.0.0.1:9/b');
+  await t.request('POST', '/webhooks', { key: b.merchant.key, body: { url: 'http://127.0.0.1:9/b2', events: ['CHARGE_PAID'] } });
+  await t.request('POST', '/customers', { key: b.merchant.key, body: { email: 'second@example.com' } });
+  const cursors = Object.values(await cursorsOf(t, b.merchant.key));
+  const ids = Object.values(a).filter((v): v is string => typeof v === 'string');
+  const m = a.merchant;
+  ctx = {
+    key: m.key,
+    adminToken: ADMIN_TOKEN,
+    ids: [...ids, m.id, m.keyId],
+    cursors,
+    bases: {
+      'POST /customers': { email: 'fuzz@example.com', name: 'Fuzz', taxId: '52998224725', phone: '+5511999999999' },
+      'POST /transparents/create': {
+        method: 'PIX', amount: 1000, description: 'fuzz', customerId: a.customerId, expiresIn: 3600,
+        split: [{ merchantId: b.merchant.id, mode: 'FIXED', value: 100 }],
+      },
+      'POST /withdrawals': { amount: 1000, pixKey: 'payee@example.com', pixKeyType: 'EMAIL', description: 'fuzz', taxId: '529.982.247-25', clientCallbackUrl: 'http://127.0.0.1:9/cb' },
+      'POST /webhooks': { url: 'http://127.0.0.1:9/fuzz', events: ['CHARGE_PAID'] },
+      'POST /admin/merchants': {
+        userName: 'fuzz', email: 'fuzz@example.com', kyc: { status: 'APPROVED', tradeName: 'Fuzz', legalName: 'Fuzz Ltda', fullName: 'Fuzz Silva', taxId: '11222333000181' },
+        pixKey: { type: 'EMAIL', key: 'fuzz@example.com' }, city: 'SAO PAULO', minTicket: 100, maxTicket: 100_000, maxWithdrawal: 100_000,
+        withdrawalsEnabled: true, chargeFeeFixed: 10, chargeFeeBps: 100, withdrawalFeeFixed: 5,
+      },
+      'PATCH /admin/merchants/{id}': { userName: 'fuzz', suspended: false, kyc: { status: 'APPROVED', tradeName: 'Fuzz' }, pixKey: { type: 'EMAIL', key: 'fuzz@example.com' }, minTicket: 100 },
+      'POST /admin/simulator/charges/{id}/pay': { payer: { name: 'Payer', taxId: '52998224725' } },
+      'POST /admin/simulator/disputes/{id}/resolve': { outcome: 'REJECTED' },
+      'POST /admin/simulator/refunds/{id}/fail': { reason: 'fuzz' },
+      'POST /admin/simulator/withdrawals/{id}/fail': { reason: 'fuzz' },
+    },
+    realParams: {
+      'GET /customers/{id}': { id: a.customerId },
+      'DELETE /customers/{id}': { id: a.customerId },
+      'GET /transparents/check': { id: a.pendingChargeId },
+      'POST /transparents/refund': { id: a.paidChargeId },
+      'GET /withdrawals/{id}': { id: a.withdrawalId },
+      'GET /webhooks/{id}': { id: a.endpointId },
+      'DELETE /webhooks/{id}': { id: a.endpointId },
+      'GET /webhooks/{id}/deliveries': { id: a.endpointId },
+      'GET /admin/merchants/{id}': { id: m.id },
+      'PATCH /admin/merchants/{id}': { id: m.id },
+      'POST /admin/merchants/{id}/api-keys': { id: m.id },
+      'DELETE /admin/api-keys/{id}': { id: m.keyId },
+      'POST /admin/simulator/charges/{id}/pay': { id: a.pendingChargeId },
+      'POST /admin/simulator/charges/{id}/dispute': { id: a.paidChargeId },
+      'POST /admin/simulator/disputes/{id}/resolve': { id: a.disputeId },
+      'POST /admin/simulator/refunds/{id}/complete': { id: a.refundId },
+      'POST /admin/simulator/refunds/{id}/fail': { id: a.refundId },
+      'POST /admin/simulator/withdrawals/{id}/complete': { id: a.withdrawalId },
+      'POST /admin/simulator/withdrawals/{id}/fail': { id: a.withdrawalId },
+    },
+  };
+});
+afterAll(async () => { await t?.close(); });
+
+async function send(c: Case) {
+  const res = await t.app.inject({ method: c.method as never, url: c.url, headers: c.headers, payload: c.payload });
+  return { status: res.statusCode, raw: res.body };
+}
+
+/** Sends every case (a few at a time) and returns the problems found, worst first. */
+async function run(cases: Case[], listOps: Set<string>, check = problemsOf) {
+  const problems: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const c = cases[next++]!;
+      const found = check(c, await send(c), listOps.has(c.op) && c.method === 'GET');
+      if (found.length) problems.push(`${c.op} [${c.kind}] ${c.detail} → ${found.join('; ')}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return problems;
+}
+
+const report = (problems: string[]) => {
+  if (process.env.HOSTILE_REPORT) writeFileSync(process.env.HOSTILE_REPORT, problems.join('\n'));
+  return summary(problems);
+};
+const summary = (problems: string[]) =>
+  `${problems.length} problems (seed ${SEED}; replay with HOSTILE_SEED=${SEED}):\n${problems.slice(0, 40).join('\n')}`;
+
+describe('hostile input from the OpenAPI schemas', () => {
+  it('covers every operation: merchant, admin and simulator', () => {
+    const names = ops.map((o) => o.name);
+    for (const n of ['POST /transparents/create', 'GET /webhooks/{id}/deliveries', 'PATCH /admin/merchants/{id}', 'POST /admin/simulator/withdrawals/{id}/fail']) {
+      expect(names).toContain(n);
+    }
+    expect(ops.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('refuses ≥ 10,000 invalid requests with envelopes and no 5xx, and writes nothing', async () => {
+    const { batch } = generateCases(ops, ctx, SEED, RANDOM_PER_FIELD);
+    const listOps = new Set(ops.filter((o) => o.list).map((o) => o.name));
+    const perOp = new Map<string, number>();
+    for (const c of batch) perOp.set(c.op, (perOp.get(c.op) ?? 0) + 1);
+    for (const o of ops) expect(perOp.get(o.name) ?? 0, o.name).toBeGreaterThan(15);
+
+    const before = await snapshot(t.pool);
+    const started = performance.now();
+    const problems = await run(batch, listOps);
+    console.log(`hostile batch: ${batch.length} requests in ${Math.round(performance.now() - started)} ms (seed ${SEED})`);
+    const after = await snapshot(t.pool);
+
+    expect(batch.length).toBeGreaterThanOrEqual(10_000);
+    expect(problems, report(problems)).toEqual([]);
+    expect(after).toEqual(before);
+    await t.assertLedger();
+  });
+});
+
+describe('regressions found by the fuzzer', () => {
+  const TEXT = 'must not contain NUL characters or unpaired surrogates';
+  const json = { 'content-type': 'application/json' };
+  const as = (method: string, url: string, payload?: string, headers: Record<string, string> = {}) =>
+    t.request(method, url, { key: a.merchant.key, payload, headers: payload === undefined ? headers : { ...json, ...headers } });
+  const error = (res: { status: number; body: any }) => ({ status: res.status, ...res.body });
+  const invalid = (message: string) => ({ status: 400, error: 'VALIDATION_ERROR', message, success: false });
+
+  it('NUL and unpaired surrogates in body, query and path strings are a 400 naming the field, not a 500', async () => {
+    const before = await snapshot(t.pool);
+    expect(error(await as('POST', '/transparents/create', '{"method":"PIX","amount":1000,"description":"a\\u0000b"}'))).toEqual(invalid(`description: ${TEXT}`));
+    expect(error(await as('POST', '/customers', '{"email":"x@example.com","name":"a\\ud800"}'))).toEqual(invalid(`name: ${TEXT}`));
+    expect(error(await as('POST', '/transparents/create', `{"method":"PIX","amount":1000,"split":[{"merchantId":"a\\udfff","mode":"FIXED","value":1}]}`)))
+      .toEqual(invalid(`split[0].merchantId: ${TEXT}`));
+    expect(error(await as('GET', '/customers?email=a%00b'))).toEqual(invalid(`email: ${TEXT}`));
+    expect(error(await as('GET', '/transparents/check?id=%00'))).toEqual(invalid(`id: ${TEXT}`));
+    expect(error(await as('GET', '/customers/a%00b'))).toEqual(invalid(`id: ${TEXT}`));
+    expect(error(await t.admin('GET', '/admin/merchants/%00'))).toEqual(invalid(`id: ${TEXT}`));
+    expect(await snapshot(t.pool)).toEqual(before);
+    // A well-formed pair (an emoji) is ordinary text.
+    const ok = await as('POST', '/transparents/create', '{"method":"PIX","amount":1000,"description":"\\ud83d\\ude00 ok"}');
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.description).toBe('😀 ok');
+  });
+
+  it('a URL that does not decode, or an over-long path parameter, answers the error envelope', async () => {
+    for (const url of ['/customers/%E0%A4%A', '/customers/%ZZ', '/webhooks/%ED%A0%80', '/admin/merchants/%']) {
+      const res = url.startsWith('/admin') ? await t.admin('GET', url) : await as('GET', url);
+      expect(error(res), url).toEqual(invalid('path: malformed percent-encoding'));
+    }
+    expect(error(await as('GET', `/withdrawals/${'a'.repeat(101)}`))).toEqual(invalid('path: a parameter is too long'));
+    expect(error(await t.admin('POST', `/admin/simulator/charges/${'a'.repeat(500)}/pay`))).toEqual(invalid('path: a parameter is too long'));
+  });
+
+  it('a body nested deeper than 32 levels is refused before parsing (it overflowed the idempotency hash into a 500)', async () => {
+    const before = await snapshot(t.pool);
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const res = await as('POST', '/transparents/create', `{"method":"PIX","amount":1000,"extra":${deep(100_000)}}`, { 'idempotency-key': 'deep-1' });
+    expect(error(res)).toEqual(invalid('body: nested deeper than 32 levels'));
+    expect(error(await as('POST', '/customers', `{"email":"x@example.com","x":${deep(40)}}`))).toEqual(invalid('body: nested deeper than 32 levels'));
+    expect(await snapshot(t.pool)).toEqual(before);
+    // Brackets inside strings are text, and 32 levels are still fine.
+    const fine = await as('POST', '/transparents/create', `{"method":"PIX","amount":1000,"description":"${'['.repeat(100)}","x":${deep(31)}}`, { 'idempotency-key': 'deep-2' });
+    expect(fine.status).toBe(201);
+  });
+});
+

@@ -1,0 +1,59 @@
+import type { TestContext } from '../../support/context.js';
+import { createCharge, pay, validTaxId } from '../../charges/support.js';
+
+/** One of everything a merchant owns, in the states the id-bearing routes care about. */
+export interface MerchantObjects {
+  merchant: { id: string; key: string; keyId: string };
+  customerId: string;
+  pendingChargeId: string;
+  paidChargeId: string;
+  refundedChargeId: string;
+  refundId: string;
+  disputedChargeId: string;
+  disputeId: string;
+  withdrawalId: string;
+  endpointId: string;
+}
+
+async function ok(res: Promise<{ status: number; body: any; raw: string }>, status: number, what: string): Promise<any> {
+  const r = await res;
+  if (r.status !== status) throw new Error(`${what}: ${r.status} ${r.raw}`);
+  return r.body.data;
+}
+
+/**
+ * A merchant with a customer, charges PENDING / PAID / REFUNDED (refund still PENDING) / DISPUTED, a PENDING
+ * withdrawal and a webhook endpoint at `hookUrl`. Run with long simulator delays so nothing settles on its own.
+ */
+export async function merchantWithEverything(t: TestContext, hookUrl: string): Promise<MerchantObjects> {
+  const merchant = await t.merchant();
+  const as = (method: string, url: string, body?: unknown) => t.request(method, url, { key: merchant.key, body });
+  const endpoint = await ok(as('POST', '/webhooks', { url: hookUrl, events: ['CHARGE_CREATED', 'CHARGE_PAID', 'REFUND_COMPLETED'] }), 201, 'webhook');
+  const customer = await ok(as('POST', '/customers', { email: 'owner@example.com', name: 'Owner', taxId: validTaxId() }), 201, 'customer');
+  const pending = await createCharge(t, merchant, { customerId: customer.id, description: 'pending' });
+  const paid = await createCharge(t, merchant, { amount: 50_000 });
+  await pay(t, paid.id);
+  const refunded = await createCharge(t, merchant, { amount: 2_000 });
+  await pay(t, refunded.id);
+  const refund = await ok(as('POST', `/transparents/refund?id=${refunded.id}`), 200, 'refund');
+  const disputed = await createCharge(t, merchant, { amount: 3_000 });
+  await pay(t, disputed.id);
+  const dispute = await ok(t.admin('POST', `/admin/simulator/charges/${disputed.id}/dispute`), 200, 'dispute');
+  const withdrawal = await ok(as('POST', '/withdrawals', { amount: 1_000, pixKey: 'payee@example.com', pixKeyType: 'EMAIL' }), 201, 'withdrawal');
+  return {
+    merchant, customerId: customer.id, pendingChargeId: pending.id, paidChargeId: paid.id, refundedChargeId: refunded.id,
+    refundId: refund.refund.id, disputedChargeId: disputed.id, disputeId: dispute.id, withdrawalId: withdrawal.id, endpointId: endpoint.id,
+  };
+}
+
+/** A `next` cursor of each of the merchant's lists (each list holds at least two items). */
+export async function cursorsOf(t: TestContext, key: string, endpointId?: string): Promise<Record<string, string>> {
+  const lists = ['/customers', '/transparents/list', '/withdrawals', '/webhooks', ...(endpointId ? [`/webhooks/${endpointId}/deliveries`] : [])];
+  const out: Record<string, string> = {};
+  for (const list of lists) {
+    const res = await t.request('GET', `${list}?limit=1`, { key });
+    const next = res.body?.data && res.body.pagination?.next;
+    if (typeof next === 'string') out[list] = next;
+  }
+  return out;
+}

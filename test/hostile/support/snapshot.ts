@@ -1,0 +1,24 @@
+import type pg from 'pg';
+
+/**
+ * A fingerprint of everything a request could write: row count and content hash of every table of the
+ * application and of the job queue, plus every ledger account's balance (readable when it differs).
+ */
+export async function snapshot(pool: pg.Pool): Promise<Record<string, string>> {
+  const { rows: tables } = await pool.query<{ name: string }>(
+    `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
+     WHERE schemaname IN ('public', 'graphile_worker') ORDER BY 1`,
+  );
+  const out: Record<string, string> = {};
+  for (const { name } of tables) {
+    const { rows } = await pool.query<{ n: number; h: string }>(
+      `SELECT count(*)::int AS n, md5(coalesce(string_agg(x::text, E'\\n' ORDER BY x::text), '')) AS h FROM ${name} x`,
+    );
+    out[name] = `${rows[0]!.n} rows, ${rows[0]!.h}`;
+  }
+  const { rows: balances } = await pool.query<{ account_id: string; balance: string }>(
+    'SELECT account_id, sum(amount)::text AS balance FROM ledger_entries GROUP BY account_id ORDER BY account_id',
+  );
+  for (const b of balances) out[`balance ${b.account_id}`] = b.balance;
+  return out;
+}
