@@ -289,7 +289,7 @@ describe('withdrawals: the PSP-specific payout endpoint', () => {
     });
     expect(res.status).toBe(201);
     const id: string = res.body.data.id;
-    const envio = await eventually(() => psp.envios.get(id.replace('_', '')));
+    const envio = (await eventually(() => psp.envios.get(id.replace('_', ''))))!;
     expect(envio.body).toEqual({
       valor: '60.00', pagador: { chave: 'payouts@pixgate.example', infoPagador: 'Saque semanal' }, favorecido: { chave: pixKey, cnpj: taxId },
     });
