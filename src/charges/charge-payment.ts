@@ -37,7 +37,6 @@ export async function receivePayment(rt: Runtime, n: PaymentNotification, opts: 
       paidAt: n.paidAt, endToEndId: n.endToEndId, payerName: n.payer?.name ?? null, payerTaxId: n.payer?.taxId ?? null,
     });
     const splits = await selectSplits(tx, charge.id);
-    await postPayment(tx, charge, splits);
     const paid = (await loadCharge(tx, charge.id))!;
     await emitEvent(tx, { merchantId: charge.merchant_id, type: 'CHARGE_PAID', data: paid });
     for (const s of splits) {
@@ -46,6 +45,9 @@ export async function receivePayment(rt: Runtime, n: PaymentNotification, opts: 
         data: { chargeId: charge.id, merchantId: charge.merchant_id, amount: s.amount, paidAt: paid.paidAt },
       });
     }
+    // Last: the posting locks the merchants' balance rows until COMMIT, and every payment to the same
+    // merchant waits for that lock — so nothing else runs while it is held (docs/performance.md).
+    await postPayment(tx, charge, splits);
     return paid;
   });
 }
