@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { validatePixKey, isValidTaxId, type PixKeyType } from '../pix/index.js';
+import { validatePixKey, isValidTaxId, toEmvAscii, type PixKeyType } from '../pix/index.js';
 import { withTransaction, type Executor } from '../platform/db.js';
 import { notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
@@ -37,8 +37,16 @@ export function toMerchant(m: MerchantRow, balance: Balance): Merchant {
   };
 }
 
-/** Maps the API's camelCase fields to columns, checking what a schema cannot (PIX key, tax id). */
+/** A name or city the merchant's BR Codes show must keep a character there (ASCII), or every charge would fail. */
+function checkBrCodeText(field: string, value: string | null | undefined): void {
+  if (typeof value === 'string' && toEmvAscii(value) === '') throw validationError(field, 'must contain Latin letters, digits or punctuation (shown in BR Codes)');
+}
+
+/** Maps the API's camelCase fields to columns, checking what a schema cannot (PIX key, tax id, BR Code text). */
 function toColumns(input: MerchantPatch): MerchantColumns {
+  checkBrCodeText('userName', input.userName);
+  checkBrCodeText('city', input.city);
+  for (const name of ['tradeName', 'legalName', 'fullName'] as const) checkBrCodeText(`kyc.${name}`, input.kyc?.[name]);
   const cols: MerchantColumns = {
     user_name: input.userName, email: input.email, city: input.city, suspended: input.suspended,
     min_ticket: input.minTicket, max_ticket: input.maxTicket, max_withdrawal: input.maxWithdrawal,
@@ -61,8 +69,8 @@ function toColumns(input: MerchantPatch): MerchantColumns {
   return cols;
 }
 
-function checkTickets(m: MerchantRow): void {
-  if (m.min_ticket > m.max_ticket) throw validationError('maxTicket', `must be >= minTicket (${m.min_ticket})`);
+function checkTickets(min: number, max: number): void {
+  if (min > max) throw validationError('maxTicket', `must be >= minTicket (${min})`);
 }
 
 export async function createMerchant(pool: pg.Pool, input: MerchantCreate): Promise<Merchant> {
@@ -78,9 +86,11 @@ export async function createMerchant(pool: pg.Pool, input: MerchantCreate): Prom
 export async function patchMerchant(pool: pg.Pool, id: string, input: MerchantPatch): Promise<Merchant> {
   const cols = toColumns(input);
   return withTransaction(pool, async (tx) => {
-    const row = await updateMerchant(tx, id, cols);
-    if (!row) throw notFound('Merchant');
-    checkTickets(row);
+    const current = await selectMerchant(tx, id, true);
+    if (!current) throw notFound('Merchant');
+    // Checked before the update: the table's CHECK (min_ticket <= max_ticket) would fail it as a 500.
+    checkTickets(cols.min_ticket ?? current.min_ticket, cols.max_ticket ?? current.max_ticket);
+    const row = (await updateMerchant(tx, id, cols))!;
     return toMerchant(row, await getBalance(tx, id));
   });
 }

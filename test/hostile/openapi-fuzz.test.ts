@@ -4,7 +4,7 @@ import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/con
 import { problemsOf } from './support/answer.js';
 import { cursorsOf, merchantWithEverything, type MerchantObjects } from './support/fixtures.js';
 import { generateCases, type Case, type FuzzContext } from './support/generate.js';
-import { operationsOf, type Operation } from './support/openapi-ops.js';
+import { getAt, operationsOf, type Operation } from './support/openapi-ops.js';
 import { SEED } from './support/prng.js';
 import { snapshot } from './support/snapshot.js';
 
@@ -137,6 +137,45 @@ describe('hostile input from the OpenAPI schemas', () => {
   });
 });
 
+describe('schema-valid hostile values (run apart: they may be accepted and write)', () => {
+  it('unicode, injection text, integer-valued floats, duplicate keys, pollution keys: no 5xx, envelopes, text stored as sent', async () => {
+    // Accepted PATCHes land on a merchant of their own, so merchant A keeps working for the tests below.
+    const target = await t.merchant();
+    const realParams = { ...ctx.realParams, 'PATCH /admin/merchants/{id}': { id: target.id } };
+    const { accepted } = generateCases(ops, { ...ctx, realParams }, SEED, RANDOM_PER_FIELD);
+    const echoed = (c: Case, a: { status: number; raw: string }, list: boolean) => {
+      const problems = problemsOf(c, a, list);
+      if (a.status < 300 && c.path) {
+        const sent = getAt(c.body, c.path);
+        const got = getAt(JSON.parse(a.raw).data, c.path);
+        if (typeof sent === 'string' && got !== undefined && got !== sent) problems.push(`stored ${JSON.stringify(got)?.slice(0, 80)}, sent ${JSON.stringify(sent).slice(0, 80)}`);
+      }
+      return problems;
+    };
+    const started = performance.now();
+    const problems = await run(accepted, new Set(), echoed);
+    console.log(`schema-valid hostile values: ${accepted.length} requests in ${Math.round(performance.now() - started)} ms`);
+    expect(accepted.length).toBeGreaterThan(1000);
+    expect(problems, report(problems)).toEqual([]);
+    // `__proto__` and `constructor.prototype` keys never reached a prototype.
+    expect(Object.keys(Object.prototype)).toEqual([]);
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    await t.assertLedger();
+  });
+
+  it('integer-valued floats are the integer (decisions part 14): 1000.0, 1E3 and 1e3 cents are 1000; -0 is 0', async () => {
+    for (const token of ['1000.0', '1E3', '1e3', '1000.000']) {
+      const res = await t.request('POST', '/transparents/create', { key: a.merchant.key, payload: `{"method":"PIX","amount":${token}}`, headers: { 'content-type': 'application/json' } });
+      expect(res.status, token).toBe(201);
+      expect(res.body.data.amount).toBe(1000);
+    }
+    const m = await t.merchant({ chargeFeeFixed: 50 });
+    const zero = await t.app.inject({ method: 'PATCH', url: `/admin/merchants/${m.id}`, payload: '{"chargeFeeFixed":-0}', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' } });
+    expect(zero.statusCode).toBe(200);
+    expect(zero.json().data.chargeFeeFixed).toBe(0);
+  });
+});
+
 describe('regressions found by the fuzzer', () => {
   const TEXT = 'must not contain NUL characters or unpaired surrogates';
   const json = { 'content-type': 'application/json' };
@@ -160,6 +199,29 @@ describe('regressions found by the fuzzer', () => {
     const ok = await as('POST', '/transparents/create', '{"method":"PIX","amount":1000,"description":"\\ud83d\\ude00 ok"}');
     expect(ok.status).toBe(201);
     expect(ok.body.data.description).toBe('😀 ok');
+  });
+
+  it('a PATCH putting minTicket above maxTicket is a 400 (the table\'s CHECK made it a 500), merchant unchanged', async () => {
+    const m = await t.merchant({ minTicket: 100, maxTicket: 5_000 });
+    const before = (await t.admin('GET', `/admin/merchants/${m.id}`)).body.data;
+    expect(error(await t.admin('PATCH', `/admin/merchants/${m.id}`, { minTicket: 5_001 }))).toEqual(invalid('maxTicket: must be >= minTicket (5001)'));
+    expect(error(await t.admin('PATCH', `/admin/merchants/${m.id}`, { maxTicket: 0 }))).toEqual(invalid('maxTicket: must be >= minTicket (100)'));
+    expect(error(await t.admin('PATCH', `/admin/merchants/${m.id}`, { minTicket: 10, maxTicket: 9 }))).toEqual(invalid('maxTicket: must be >= minTicket (10)'));
+    expect((await t.admin('GET', `/admin/merchants/${m.id}`)).body.data).toEqual(before);
+    const both = await t.admin('PATCH', `/admin/merchants/${m.id}`, { minTicket: 6_000, maxTicket: 7_000 });
+    expect([both.status, both.body.data.minTicket, both.body.data.maxTicket]).toEqual([200, 6_000, 7_000]);
+  });
+
+  it('a name or city with nothing a BR Code can show is refused (it made every charge a 502)', async () => {
+    const m = await t.merchant();
+    const reason = 'must contain Latin letters, digits or punctuation (shown in BR Codes)';
+    expect(error(await t.admin('PATCH', `/admin/merchants/${m.id}`, { city: '😀🇧🇷' }))).toEqual(invalid(`city: ${reason}`));
+    expect(error(await t.admin('PATCH', `/admin/merchants/${m.id}`, { kyc: { tradeName: 'مرحبا' } }))).toEqual(invalid(`kyc.tradeName: ${reason}`));
+    expect(error(await t.admin('POST', '/admin/merchants', { userName: '\u200b', email: 'x@example.com' }))).toEqual(invalid(`userName: ${reason}`));
+    expect(error(await t.admin('POST', '/admin/merchants', { userName: 'ok', email: 'x@example.com', kyc: { legalName: ' ' } }))).toEqual(invalid(`kyc.legalName: ${reason}`));
+    // Accents are transliterated, so Brazilian names and cities are fine.
+    expect((await t.admin('PATCH', `/admin/merchants/${m.id}`, { city: 'São João del-Rei', kyc: { tradeName: 'Açaí & Cia' } })).status).toBe(200);
+    expect((await t.request('POST', '/transparents/create', { key: m.key, body: { method: 'PIX', amount: 1000 } })).status).toBe(201);
   });
 
   it('a URL that does not decode, or an over-long path parameter, answers the error envelope', async () => {

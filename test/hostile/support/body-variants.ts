@@ -13,6 +13,8 @@ export interface BodyVariant {
   detail: string;
   text: string | Buffer;
   path?: (string | number)[];
+  /** The targeted field's schema. */
+  schema?: JsonSchema;
   /** A missing required field: the message must be exactly `<field>: is required`. */
   required?: boolean;
 }
@@ -73,7 +75,7 @@ export function bodyVariants(schema: JsonSchema, base: unknown, seed: number, ra
   const fields = fieldsOf(schema, base);
   for (const [i, f] of fields.entries()) {
     for (const { kind, value } of fieldValues(f.schema, seed + i * 7919, randomCount)) {
-      out.push({ kind: `body.${kind}`, detail: `${fieldName(f.path)}=${preview(value)}`, text: render(setAt(base, f.path, value)), path: f.path });
+      out.push({ kind: `body.${kind}`, detail: `${fieldName(f.path)}=${preview(value)}`, text: render(setAt(base, f.path, value)), path: f.path, schema: f.schema });
     }
     const parent = getAt(base, f.path.slice(0, -1));
     const key = f.path[f.path.length - 1];

@@ -5,7 +5,7 @@ import { bodyVariants, type BodyVariant } from './body-variants.js';
 import {
   BAD_IDEMPOTENCY_KEYS, badAuthorizations, HOSTILE_STRINGS, HUGE, MALFORMED_JSON, OVER_BODY_LIMIT, WRONG_CONTENT_TYPES,
 } from './hostile-values.js';
-import { fieldName, type JsonSchema, type Operation, type Param } from './openapi-ops.js';
+import { fieldName, getAt, members, type JsonSchema, type Operation, type Param } from './openapi-ops.js';
 import { Prng, randomText } from './prng.js';
 import { fillPath, pct, queryString, RAW_ENCODINGS } from './urls.js';
 
@@ -26,6 +26,12 @@ export interface Case {
   headers: Record<string, string | string[]>;
   payload?: string | Buffer;
   expect: Expect;
+  /** Valid by the schema: may be accepted (and write); run outside the nothing-written batch. */
+  mayWrite?: boolean;
+  /** The body field the case targets. */
+  path?: (string | number)[];
+  /** The body as the server parses it. */
+  body?: unknown;
 }
 
 export interface FuzzContext {
@@ -47,6 +53,7 @@ const INVALID_JSON = { statuses: [400], error: 'VALIDATION_ERROR', message: 'bod
 const MAX_DEPTH = 32;
 const TOO_DEEP = { statuses: [400], error: 'VALIDATION_ERROR', message: `body: nested deeper than ${MAX_DEPTH} levels` };
 const VALIDATION = { statuses: [400], error: 'VALIDATION_ERROR' };
+const BAD_TEXT = /[\u0000\p{Cs}]/u;
 const OWN_PREFIX: Record<string, string> = {
   customers: 'cust_', withdrawals: 'wd_', webhooks: 'whk_', merchants: 'mer_', 'api-keys': 'key_', charges: 'chg_', disputes: 'dsp_', refunds: 'ref_',
 };
@@ -185,7 +192,13 @@ function bodyCase(v: BodyVariant, schema: JsonSchema, url: string, headers: Reco
   const parsed = effectiveBody(v.text);
   const c = { kind: v.kind, detail: v.detail, url, headers, payload: v.text };
   if (!parsed.ok) return { valid: false, case: { ...c, expect: parsed.deep ? TOO_DEEP : INVALID_JSON } };
-  if (schemaAccepts(schema, parsed.value)) return { valid: true, case: { ...c, expect: { statuses: [] } } };
+  if (schemaAccepts(schema, parsed.value)) {
+    // Declared text fields refuse NUL and unpaired surrogates (PostgreSQL cannot store them as given).
+    const value = v.path ? getAt(parsed.value, v.path) : undefined;
+    const badText = typeof value === 'string' && v.schema && members(v.schema).some((m) => m.type === 'string') && BAD_TEXT.test(value);
+    const expect = badText ? { ...VALIDATION, message: `${fieldName(v.path!)}: must not contain NUL characters or unpaired surrogates` } : { statuses: [] };
+    return { valid: true, case: { ...c, expect, mayWrite: true, path: v.path, body: parsed.value } };
+  }
   const field = v.path ? fieldName(v.path) : undefined;
   const message = v.required && field ? `${field}: is required` : undefined;
   return { valid: false, case: { ...c, expect: { ...VALIDATION, field, message } } };
