@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { Executor } from '../../../src/platform/db.js';
 import type { PaymentNotification } from '../../../src/providers/provider.js';
 
 export interface CallResult {
@@ -23,5 +23,11 @@ export interface Client {
   notify?(n: PaymentNotification): Promise<any>;
   /** Every merchant POST carries an Idempotency-Key (a retried request must be the same request). */
   readonly alwaysIdempotent: boolean;
-  db: pg.Pool;
+  /**
+   * Processes die under this client: work already done at the provider may reach our records only
+   * after a recovery sweep, so a state seen lagging is left to the final settlement to judge.
+   */
+  readonly faults: boolean;
+  /** The service's database, for reading back what a lost answer did and for the final checks. */
+  db: Executor;
 }

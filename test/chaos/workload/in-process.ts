@@ -16,6 +16,7 @@ function inProcessClient(t: TestContext): Client {
     admin: async (method, url, body) => wrap(await t.admin(method, url, body)),
     notify: (n) => receivePayment(t.rt, n),
     alwaysIdempotent: false,
+    faults: false,
     db: t.pool,
   };
 }

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../../src/config.js';
+
+/**
+ * The real service (`node --import tsx src/main.ts serve`, what `npm start` runs) as a child process
+ * on a fixed port, which the test SIGKILLs and starts again. `ready()` resolves while it is up.
+ */
+export class ServiceProcess {
+  private proc: ChildProcess | null = null;
+  private gate: Promise<void> = Promise.resolve();
+  private openGate: (() => void) | null = null;
+  private failGate: (err: Error) => void = () => {};
+  private readonly stderr: string[] = [];
+  kills = 0;
+  starts = 0;
+  /** Exits the test did not cause (a crash of the service itself). */
+  readonly crashes: string[] = [];
+
+  constructor(readonly port: number, private readonly env: Record<string, string>) {}
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Resolves while the service is up; while it is down, once it is healthy again. */
+  ready(): Promise<void> {
+    return this.gate;
+  }
+
+  private closeGate(): void {
+    if (this.openGate) return;
+    this.gate = new Promise<void>((resolve, reject) => {
+      this.openGate = resolve;
+      this.failGate = reject;
+    });
+    this.gate.catch(() => {});
+  }
+
+  start(): Promise<void> {
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'src/main.ts'), 'serve'], {
+      cwd: PROJECT_ROOT, env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr.push(chunk.toString());
+      if (this.stderr.length > 50) this.stderr.shift();
+    });
+    proc.on('exit', (code, signal) => {
+      if (this.proc === proc) {
+        this.proc = null;
+        this.crashes.push(`exit ${code ?? signal}: ${this.stderr.slice(-5).join('').slice(-800)}`);
+        // Restarted like a process manager would, so the run goes on; the test fails on any crash.
+        this.closeGate();
+        setTimeout(() => void this.start().catch(() => {}), 200);
+      }
+    });
+    this.proc = proc;
+    this.starts++;
+    this.closeGate();
+    const gate = this.gate;
+    this.waitHealthy(60_000).then(() => {
+      this.openGate?.();
+      this.openGate = null;
+    }, (err: Error) => {
+      this.openGate = null;
+      this.failGate(err);
+    });
+    return gate;
+  }
+
+  /** SIGKILL: no shutdown hook runs; transactions in flight are cut, jobs stay locked by a dead worker. */
+  async kill(): Promise<void> {
+    const proc = this.proc;
+    if (!proc) return;
+    this.proc = null;
+    this.closeGate();
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+    this.kills++;
+  }
+
+  async stop(): Promise<void> {
+    const proc = this.proc;
+    if (!proc) return;
+    this.proc = null;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  }
+
+  private async waitHealthy(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const res = await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+        if (res.status === 200) return;
+      } catch { /* not listening yet */ }
+      if (!this.proc) throw new Error(`the service exited while starting: ${this.crashes.at(-1) ?? ''}`);
+      if (Date.now() > deadline) throw new Error(`the service did not become healthy in ${timeoutMs} ms: ${this.stderr.join('').slice(-800)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
