@@ -1,7 +1,7 @@
 import type { EventType } from '../events/events.js';
 import type { Tx } from '../platform/db.js';
 import { enqueue } from '../platform/jobs.js';
-import { selectEndpointIdByUrl, selectSubscribedEndpointIds } from './webhook.sql.js';
+import { enqueueFirstDeliveries } from './webhook.sql.js';
 
 export const DELIVER_TASK = 'webhooks.deliver';
 export const MAX_DELIVERY_ATTEMPTS = 3;
@@ -29,8 +29,5 @@ export async function enqueueDelivery(tx: Tx, job: DeliveryJob, runAt?: Date): P
  * merchant's endpoint for that URL (spec 4.4 item 5: the callback replaces the general endpoints).
  */
 export async function fanOut(tx: Tx, event: { id: string; merchantId: string; type: EventType; callbackUrl: string | null }): Promise<void> {
-  const endpointIds = event.callbackUrl
-    ? [await selectEndpointIdByUrl(tx, event.merchantId, event.callbackUrl)].filter((id): id is string => id !== undefined)
-    : await selectSubscribedEndpointIds(tx, event.merchantId, event.type);
-  for (const endpointId of endpointIds) await enqueueDelivery(tx, { eventId: event.id, endpointId, attempt: 1 });
+  await enqueueFirstDeliveries(tx, DELIVER_TASK, event);
 }
