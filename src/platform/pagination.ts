@@ -90,16 +90,18 @@ export async function keysetPage<Row extends { id: string; created_at: Date }>(
   const cursor = page.before ?? page.after;
   const pos = cursor !== undefined ? cursors.decode(scope, dir, cursor) : null;
   const col = (c: string) => (query.alias ? `${query.alias}.${c}` : c);
+  // Ties within one millisecond go by id in byte order, whatever collation the database was created with.
+  const id = `${col('id')} COLLATE "C"`;
   const params = [...query.params];
   let sql = query.sql;
   if (pos) {
     params.push(pos.t, pos.i);
     const op = dir === 'after' ? '<' : '>';
-    sql += ` AND (${col('created_at')}, ${col('id')}) ${op} ($${params.length - 1}::timestamptz, $${params.length})`;
+    sql += ` AND (${col('created_at')}, ${id}) ${op} ($${params.length - 1}::timestamptz, $${params.length})`;
   }
   const order = dir === 'after' ? 'DESC' : 'ASC';
   params.push(limit + 1);
-  sql += ` ORDER BY ${col('created_at')} ${order}, ${col('id')} ${order} LIMIT $${params.length}`;
+  sql += ` ORDER BY ${col('created_at')} ${order}, ${id} ${order} LIMIT $${params.length}`;
   const { rows } = await db.query<Row>(sql, params);
   const hasMore = rows.length > limit;
   const items = rows.slice(0, limit);

@@ -49,6 +49,19 @@ describe('keyset pagination (GET /admin/merchants)', () => {
     expect(seen).toEqual(snapshot);
   });
 
+  it('orders items of the same millisecond by id in byte order, and pages through them', async () => {
+    await create(6);
+    const { rows } = await t.pool.query(`SELECT id FROM merchants ORDER BY created_at DESC LIMIT 6`);
+    const ids: string[] = rows.map((r: { id: string }) => r.id);
+    await t.pool.query(`UPDATE merchants SET created_at = '2030-01-01T00:00:00.000Z' WHERE id = ANY($1)`, [ids]);
+    const expected = [...ids].sort().reverse(); // code-unit order: 'Z' < 'a'
+    const p1 = await list('?limit=4');
+    const p2 = await list(`?limit=4&after=${p1.pagination.next}`);
+    expect([...p1.data, ...p2.data].map((m) => m.id).slice(0, 6)).toEqual(expected);
+    const back = await list(`?limit=4&before=${p2.pagination.before}`);
+    expect(back.data).toEqual(p1.data);
+  });
+
   it('rejects a tampered cursor and a cursor used in the other direction', async () => {
     const p1 = await list('?limit=2');
     const next = p1.pagination.next!;
