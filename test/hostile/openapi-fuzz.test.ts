@@ -81,9 +81,12 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
+let cases: ReturnType<typeof generateCases> | undefined;
+const generated = () => (cases ??= generateCases(ops, ctx, SEED, RANDOM_PER_FIELD));
+
 async function send(c: Case) {
   const res = await t.app.inject({ method: c.method as never, url: c.url, headers: c.headers, payload: c.payload });
-  return { status: res.statusCode, raw: res.body };
+  return { status: res.statusCode, raw: res.body, contentType: String(res.headers['content-type'] ?? '') };
 }
 
 /** Sends every case (a few at a time) and returns the problems found, worst first. */
@@ -118,7 +121,7 @@ describe('hostile input from the OpenAPI schemas', () => {
   });
 
   it('refuses ≥ 10,000 invalid requests with envelopes and no 5xx, and writes nothing', async () => {
-    const { batch } = generateCases(ops, ctx, SEED, RANDOM_PER_FIELD);
+    const { batch } = generated();
     const listOps = new Set(ops.filter((o) => o.list).map((o) => o.name));
     const perOp = new Map<string, number>();
     for (const c of batch) perOp.set(c.op, (perOp.get(c.op) ?? 0) + 1);
@@ -141,8 +144,8 @@ describe('schema-valid hostile values (run apart: they may be accepted and write
   it('unicode, injection text, integer-valued floats, duplicate keys, pollution keys: no 5xx, envelopes, text stored as sent', async () => {
     // Accepted PATCHes land on a merchant of their own, so merchant A keeps working for the tests below.
     const target = await t.merchant();
-    const realParams = { ...ctx.realParams, 'PATCH /admin/merchants/{id}': { id: target.id } };
-    const { accepted } = generateCases(ops, { ...ctx, realParams }, SEED, RANDOM_PER_FIELD);
+    const accepted = generated().accepted.map((c) =>
+      c.op === 'PATCH /admin/merchants/{id}' ? { ...c, url: c.url.replace(a.merchant.id, target.id) } : c);
     const echoed = (c: Case, a: { status: number; raw: string }, list: boolean) => {
       const problems = problemsOf(c, a, list);
       if (a.status < 300 && c.path) {

@@ -4,6 +4,7 @@ import type { Case } from './generate.js';
 export interface Answer {
   status: number;
   raw: string;
+  contentType?: string;
 }
 
 // Internals that must never reach a client: stack frames, source paths, SQL and driver wording.
@@ -15,6 +16,7 @@ const sorted = (o: object) => Object.keys(o).sort().join(',');
 export function problemsOf(c: Case, a: Answer, list: boolean): string[] {
   const problems: string[] = [];
   if (a.status >= 500) problems.push(`status ${a.status}`);
+  if (a.contentType !== undefined && !a.contentType.startsWith('application/json')) problems.push(`content-type ${a.contentType}`);
   let body: any;
   try {
     body = JSON.parse(a.raw);

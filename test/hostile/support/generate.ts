@@ -118,8 +118,11 @@ export function generateCases(ops: Operation[], ctx: FuzzContext, seed: number, 
     if (op.body) {
       if (base === undefined) throw new Error(`no base body for ${op.name}`);
       if (!schemaAccepts(op.body, base)) throw new Error(`base body of ${op.name} is invalid: ${JSON.stringify(ajv.errors)}`);
-      for (const v of bodyVariants(op.body, base, opSeed, randomCount)) {
-        const c = bodyCase(v, op.body, url(), headers(json));
+      // Half of a merchant POST's variants carry a fresh Idempotency-Key: a refused request must store no answer.
+      const keyed = op.auth === 'merchant' && op.method === 'POST';
+      for (const [i, v] of bodyVariants(op.body, base, opSeed, randomCount).entries()) {
+        const key: Record<string, string> = keyed && rnd.int(2) === 0 ? { 'idempotency-key': `fuzz-${opIndex}-${i}` } : {};
+        const c = bodyCase(v, op.body, url(), headers({ ...json, ...key }));
         (c.valid ? accepted : batch).push({ op: op.name, method: op.method, ...c.case });
       }
       for (const type of WRONG_CONTENT_TYPES) add({ kind: 'header.content-type', detail: type, url: url(), headers: headers({ 'content-type': type }), payload: baseText, expect: VALIDATION });
@@ -188,7 +191,7 @@ export function generateCases(ops: Operation[], ctx: FuzzContext, seed: number, 
   return { batch, accepted };
 }
 
-function bodyCase(v: BodyVariant, schema: JsonSchema, url: string, headers: Record<string, string>): { valid: boolean; case: Omit<Case, 'op' | 'method'> } {
+function bodyCase(v: BodyVariant, schema: JsonSchema, url: string, headers: Record<string, string | string[]>): { valid: boolean; case: Omit<Case, 'op' | 'method'> } {
   const parsed = effectiveBody(v.text);
   const c = { kind: v.kind, detail: v.detail, url, headers, payload: v.text };
   if (!parsed.ok) return { valid: false, case: { ...c, expect: parsed.deep ? TOO_DEEP : INVALID_JSON } };

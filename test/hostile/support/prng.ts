@@ -28,9 +28,12 @@ export class Prng {
 /** `n` values of a fast-check arbitrary, reproducible from the seed. */
 export const sample = <T>(arb: fc.Arbitrary<T>, n: number, seed: number): T[] => fc.sample(arb, { seed, numRuns: n });
 
+// Built once: building an arbitrary is much dearer than drawing from it.
+const JSON_VALUES = fc.jsonValue({ maxDepth: 3 });
+const TEXTS = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ maxLength: 40 }));
+
 /** Random JSON values of every shape (fast-check's own generator), for "anything but what the field wants". */
-export const randomJson = (n: number, seed: number): unknown[] => sample(fc.jsonValue({ maxDepth: 3 }), n, seed);
+export const randomJson = (n: number, seed: number): unknown[] => sample(JSON_VALUES, n, seed);
 
 /** Random strings from every Unicode plane, controls and lone surrogates included. */
-export const randomText = (n: number, seed: number): string[] =>
-  sample(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ maxLength: 40 })), n, seed);
+export const randomText = (n: number, seed: number): string[] => sample(TEXTS, n, seed);

@@ -1,5 +1,6 @@
 /** Percent-encodes any string, lone surrogates included (as their WTF-8 bytes, which are not valid UTF-8). */
 export function pct(s: string): string {
+  if (/^[A-Za-z0-9_.~-]*$/.test(s)) return s;
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const cu = s.charCodeAt(i);
