@@ -11,8 +11,8 @@ import type { Runtime } from '../runtime.js';
 import type { Charge, ChargeCreate, ChargeListFilters, ChargeWithImage } from './charge.schemas.js';
 import { assertCanCharge, chargeFee, checkTicket, netAmount, resolveSplit } from './charge.rules.js';
 import { insertCharge, insertSplits, selectExpiresAt } from './charge.sql.js';
-import { listChargesQuery, selectChargeView, type ChargeViewRow } from './charge-view.sql.js';
-import { loadCharge, toCharge, withImage } from './charge.view.js';
+import { listChargesQuery, type ChargeViewRow } from './charge-view.sql.js';
+import { insertedChargeView, loadCharge, toCharge, withImage } from './charge.view.js';
 import { EXPIRE_TASK, expiryJob } from './charge-expiry.js';
 
 const DEFAULT_EXPIRES_IN = 86_400;
@@ -28,9 +28,8 @@ export async function createCharge(rt: Runtime, merchant: MerchantRow, input: Ch
   const fee = chargeFee(merchant, input.amount);
   return withTransaction(rt.pool, async (tx) => {
     // FOR SHARE: a concurrent delete waits, so a charge is never linked to a customer deleted meanwhile.
-    if (input.customerId !== undefined && !(await selectActiveCustomer(tx, merchant.id, input.customerId, true))) {
-      throw validationError('customerId', 'not found');
-    }
+    const customer = input.customerId === undefined ? undefined : await selectActiveCustomer(tx, merchant.id, input.customerId, true);
+    if (input.customerId !== undefined && !customer) throw validationError('customerId', 'not found');
     const split = await resolveSplit(tx, merchant.id, input.amount, input.split ?? []);
     const net = netAmount(input.amount, fee, split);
     const id = newId('chg');
@@ -42,13 +41,13 @@ export async function createCharge(rt: Runtime, merchant: MerchantRow, input: Ch
         merchant: { pixKey: merchant.pix_key!, name: storeName(merchant) ?? merchant.user_name, city: merchant.city },
       })
       .catch(() => { throw new AppError('PROVIDER_ERROR', 'The PIX provider could not issue the charge; nothing was created'); });
-    await insertCharge(tx, {
+    const inserted = await insertCharge(tx, {
       id, merchant_id: merchant.id, customer_id: input.customerId ?? null, amount: input.amount, txid: issued.txid,
       br_code: issued.brCode, description, fee, net_amount: net, expires_at: expiresAt,
     });
     await insertSplits(tx, id, merchant.id, split);
     await enqueue(tx, EXPIRE_TASK, { chargeId: id }, expiryJob(id, expiresAt));
-    const row = (await selectChargeView(tx, id))!;
+    const row = insertedChargeView(inserted, split, customer);
     await emitEvent(tx, { merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(row, { phone: true }) });
     return withImage(toCharge(row, { phone: false }));
   }, hook);

@@ -1,5 +1,6 @@
 import type { Executor, Tx } from '../platform/db.js';
 import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
+import type { ChargeViewRow } from './charge-view.sql.js';
 
 /** A charges row plus its effective status (PENDING past expires_at reads EXPIRED). */
 export interface ChargeRow {
@@ -44,12 +45,20 @@ export async function selectExpiresAt(tx: Tx, expiresIn: number): Promise<Date> 
   return rows[0]!.at;
 }
 
-export async function insertCharge(tx: Tx, c: NewCharge): Promise<void> {
-  await tx.query(
+/** The columns of the view (charge-view.sql.ts) that come from the charges row itself. */
+export type InsertedCharge = Pick<ChargeViewRow,
+  'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'expires_at' | 'paid_at' | 'end2end_id' | 'fee' | 'net_amount'>;
+
+/** Returns the row as the view reads it, so that creation needs no second read (charge.view.ts). */
+export async function insertCharge(tx: Tx, c: NewCharge): Promise<InsertedCharge> {
+  const { rows } = await tx.query<InsertedCharge>(
     `INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     RETURNING id, created_at, amount, charge_status(status, expires_at) AS status, txid, br_code, description,
+       expires_at, paid_at, end2end_id, fee, net_amount`,
     [c.id, c.merchant_id, c.customer_id, c.amount, c.txid, c.br_code, c.description, c.fee, c.net_amount, c.expires_at],
   );
+  return rows[0]!;
 }
 
 export async function insertSplits(tx: Tx, chargeId: string, merchantId: string, split: SplitEntry[]): Promise<void> {

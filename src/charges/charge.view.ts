@@ -1,6 +1,8 @@
 import { qrPngDataUrl } from '../pix/index.js';
 import type { Executor } from '../platform/db.js';
-import type { Charge, ChargeWithImage, Refund } from './charge.schemas.js';
+import type { CustomerRow } from '../customers/customer.sql.js';
+import type { Charge, ChargeWithImage, Refund, SplitEntry } from './charge.schemas.js';
+import type { InsertedCharge } from './charge.sql.js';
 import { selectChargeView, type ChargeViewRow } from './charge-view.sql.js';
 
 function toRefund(row: ChargeViewRow): Refund | null {
@@ -39,6 +41,19 @@ export function toCharge(row: ChargeViewRow, opts: { phone: boolean }): Charge {
     fee: paid ? row.fee : null,
     netAmount: paid ? row.net_amount : null,
     ...(refund && { refund }),
+  };
+}
+
+/**
+ * The view row of a charge inserted in this transaction — what selectChargeView would read back, without
+ * the round trip: no refund yet, its split entries as resolved, its customer as checked.
+ */
+export function insertedChargeView(row: InsertedCharge, split: SplitEntry[], customer: CustomerRow | undefined): ChargeViewRow {
+  return {
+    ...row, split,
+    cu_id: customer?.id ?? null, cu_name: customer?.name ?? null, cu_tax_id: customer?.tax_id ?? null,
+    cu_email: customer?.email ?? null, cu_phone: customer?.phone ?? null,
+    r_id: null, r_amount: null, r_status: null, r_reason: null, r_failed_reason: null, r_created_at: null, r_completed_at: null,
   };
 }
 
