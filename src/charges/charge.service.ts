@@ -5,7 +5,6 @@ import { storeName } from '../merchants/merchant.service.js';
 import { withTransaction, type Executor, type TransactionHook } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { enqueue } from '../platform/jobs.js';
 import { keysetPage, type Page, type PageRequest } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
 import type { Charge, ChargeCreate, ChargeListFilters, ChargeWithImage } from './charge.schemas.js';
@@ -13,14 +12,14 @@ import { assertCanCharge, chargeFee, checkTicket, netAmount, resolveSplit } from
 import { insertCharge, insertSplits, selectExpiresAt } from './charge.sql.js';
 import { listChargesQuery, type ChargeViewRow } from './charge-view.sql.js';
 import { insertedChargeView, loadCharge, toCharge, withImage } from './charge.view.js';
-import { EXPIRE_TASK, expiryJob } from './charge-expiry.js';
 
 const DEFAULT_EXPIRES_IN = 86_400;
 
 /**
  * POST /transparents/create. Checks run in the order schema (400) → KYC and PIX key (403) → the rest
  * (400); the provider issues the BR Code inside the transaction, after the idempotency key is held,
- * so a duplicate request never issues a second code. CHARGE_CREATED commits with the charge.
+ * so a duplicate request never issues a second code. CHARGE_CREATED commits with the charge. Its
+ * expiry job is scheduled later, by the sweep of charge-expiry.ts, not here.
  */
 export async function createCharge(rt: Runtime, merchant: MerchantRow, input: ChargeCreate, hook?: TransactionHook<ChargeWithImage>): Promise<ChargeWithImage> {
   assertCanCharge(merchant);
@@ -46,7 +45,6 @@ export async function createCharge(rt: Runtime, merchant: MerchantRow, input: Ch
       br_code: issued.brCode, description, fee, net_amount: net, expires_at: expiresAt,
     });
     await insertSplits(tx, id, merchant.id, split);
-    await enqueue(tx, EXPIRE_TASK, { chargeId: id }, expiryJob(id, expiresAt));
     const row = insertedChargeView(inserted, split, customer);
     await emitEvent(tx, { merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(row, { phone: true }) });
     return withImage(toCharge(row, { phone: false }));

@@ -112,10 +112,19 @@ export async function setChargeStatus(tx: Tx, id: string, status: ChargeStatus):
   await tx.query('UPDATE charges SET status = $2 WHERE id = $1', [id, status]);
 }
 
-/** PENDING charges whose expiry job is overdue (lost or not yet run). */
-export async function selectOverdueExpiries(db: Executor): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM charges WHERE status = 'PENDING' AND expires_at <= now() - interval '1 minute'`,
+/**
+ * The expiry jobs of PENDING charges expiring within `horizonMs` that have none queued, due at
+ * expires_at, in one statement (charge-expiry.ts); a charge overdue by a minute gets its job again
+ * even if one exists, since that one may be held by a dead worker.
+ */
+export async function enqueueDueExpiries(db: Executor, o: { task: string; keyPrefix: string; horizonMs: number }): Promise<void> {
+  await db.query(
+    `SELECT graphile_worker.add_job($1::text, json_build_object('chargeId', c.id), run_at => c.expires_at,
+       job_key => $2 || c.id, max_attempts => 25)
+     FROM charges c
+     WHERE c.status = 'PENDING' AND c.expires_at <= now() + $3::int * interval '1 millisecond'
+       AND (c.expires_at <= now() - interval '1 minute'
+            OR NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = $2 || c.id))`,
+    [o.task, o.keyPrefix, o.horizonMs],
   );
-  return rows.map((r) => r.id);
 }
