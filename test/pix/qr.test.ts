@@ -96,6 +96,22 @@ describe('qrSymbol', () => {
   });
 });
 
+describe('qrSymbol masking', () => {
+  it('gives exactly the modules qrcode builds when handed the same segments and the chosen mask', () => {
+    const codes = [...vectors.map((v) => v.brcode), ...texts, ...Array.from({ length: 200 }, (_, i) => built(`Pedido ${i}`))];
+    const masks = new Set<number>();
+    for (const text of codes) {
+      const symbol = qrSymbol(text);
+      masks.add(symbol.maskPattern);
+      const segments = segmentText(text, symbol.version >= 27 ? 2 : symbol.version >= 10 ? 1 : 0);
+      const own = QRCode.create(segments, { errorCorrectionLevel: 'M', maskPattern: symbol.maskPattern });
+      expect(own.version).toBe(symbol.version);
+      expect(Buffer.from(symbol.modules.data).equals(Buffer.from(own.modules.data))).toBe(true);
+    }
+    expect(masks.size).toBeGreaterThan(4); // the rewritten format information is exercised for many masks
+  });
+});
+
 describe('segmentText', () => {
   const numeric = /^[0-9]+$/;
   const alphanumeric = /^[0-9A-Z $%*+\-./:]+$/;
