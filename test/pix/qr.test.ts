@@ -102,6 +102,7 @@ describe('qrSymbol masking', () => {
     const masks = new Set<number>();
     for (const text of codes) {
       const symbol = qrSymbol(text);
+      if (symbol.maskPattern === undefined) throw new Error('qrSymbol left the mask pattern unset');
       masks.add(symbol.maskPattern);
       const segments = segmentText(text, symbol.version >= 27 ? 2 : symbol.version >= 10 ? 1 : 0);
       const own = QRCode.create(segments, { errorCorrectionLevel: 'M', maskPattern: symbol.maskPattern });
