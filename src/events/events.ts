@@ -1,7 +1,7 @@
 import type { Tx } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 import { callbackUrlKey } from '../webhooks/callback-endpoint.js';
-import { fanOut } from '../webhooks/webhook-fanout.js';
+import { fanOutFrom } from '../webhooks/webhook-fanout.js';
 
 /** The eight subscribable events (spec 6) plus the two flow events decisions part 9 accepts. */
 export const EVENT_TYPES = [
@@ -32,12 +32,15 @@ export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
   // The body is JSON.stringify({ id, event, createdAt, data }); createdAt is the transaction's own
   // clock (now_ms(), as every other row of the state change carries it), so SQL writes it between the
   // two halves — one round trip instead of reading the clock first.
+  // The webhook fan-out runs in the same statement, on the inserted row.
   const head = `${JSON.stringify({ id, event: event.type }).slice(0, -1)},"createdAt":"`;
   await tx.query(
-    `INSERT INTO events (id, merchant_id, type, data, callback_url, body)
-     VALUES ($1, $2, $3, $4, $5, $6 || to_char(now_ms() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || $7)`,
+    `WITH event AS (
+       INSERT INTO events (id, merchant_id, type, data, callback_url, body)
+       VALUES ($1, $2, $3, $4, $5, $6 || to_char(now_ms() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || $7)
+       RETURNING id, merchant_id, type, callback_url)
+     ${fanOutFrom('event')}`,
     [id, event.merchantId, event.type, data, callbackUrl, head, `","data":${data}}`],
   );
-  await fanOut(tx, { id, merchantId: event.merchantId, type: event.type, callbackUrl });
   return id;
 }

@@ -1,7 +1,5 @@
-import type { EventType } from '../events/events.js';
 import type { Tx } from '../platform/db.js';
 import { enqueue } from '../platform/jobs.js';
-import { enqueueFirstDeliveries } from './webhook.sql.js';
 
 export const DELIVER_TASK = 'webhooks.deliver';
 export const MAX_DELIVERY_ATTEMPTS = 3;
@@ -24,10 +22,16 @@ export async function enqueueDelivery(tx: Tx, job: DeliveryJob, runAt?: Date): P
 }
 
 /**
- * Creates the deliveries of a new event in its own transaction: to every endpoint of the merchant
- * subscribed to its type — or, for an event carrying a withdrawal's clientCallbackUrl, only to the
- * merchant's endpoint for that URL (spec 4.4 item 5: the callback replaces the general endpoints).
+ * The deliveries of a new event, created with it (events.ts runs this in the statement that inserts
+ * the event): to every endpoint of the merchant subscribed to its type — or, for an event carrying a
+ * withdrawal's clientCallbackUrl, only to the merchant's endpoint for that URL (spec 4.4 item 5: the
+ * callback replaces the general endpoints). `event` names a relation with the event's id, merchant_id,
+ * type and callback_url; each job gets the payload, key and attempts enqueueDelivery gives.
  */
-export async function fanOut(tx: Tx, event: { id: string; merchantId: string; type: EventType; callbackUrl: string | null }): Promise<void> {
-  await enqueueFirstDeliveries(tx, DELIVER_TASK, event);
-}
+export const fanOutFrom = (event: string): string =>
+  `SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('eventId', e.id, 'endpointId', w.id, 'attempt', 1),
+     job_key => 'webhook:' || e.id || ':' || w.id, max_attempts => 25)
+   FROM ${event} e CROSS JOIN LATERAL (
+     SELECT id FROM webhook_endpoints
+     WHERE merchant_id = e.merchant_id AND CASE WHEN e.callback_url IS NULL THEN e.type = ANY (events) ELSE url = e.callback_url END
+     ORDER BY id) w`;

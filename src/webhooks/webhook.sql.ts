@@ -53,25 +53,6 @@ export async function deleteEndpointRow(db: Executor, merchantId: string, id: st
 /** keysetPage query: $1 = merchant id. */
 export const LIST_ENDPOINTS_SQL = 'SELECT id, merchant_id, url, events, created_at FROM webhook_endpoints WHERE merchant_id = $1';
 
-/**
- * The first delivery job of an event to each endpoint that gets it (webhook-fanout.ts): every endpoint
- * of the merchant subscribed to its type, or, for an event carrying a callback URL, only the merchant's
- * endpoint for that URL. One statement for all endpoints — it runs inside the transaction of every
- * state change that emits an event — with the payload, job key and attempts enqueueDelivery would give.
- */
-export async function enqueueFirstDeliveries(
-  tx: Executor, task: string, event: { id: string; merchantId: string; type: EventType; callbackUrl: string | null },
-): Promise<void> {
-  await tx.query(
-    `SELECT graphile_worker.add_job($1::text, json_build_object('eventId', $2::text, 'endpointId', w.id, 'attempt', 1),
-       job_key => 'webhook:' || $2 || ':' || w.id, max_attempts => 25)
-     FROM (SELECT id FROM webhook_endpoints
-           WHERE merchant_id = $3 AND CASE WHEN $5::text IS NULL THEN $4 = ANY (events) ELSE url = $5 END
-           ORDER BY id) w`,
-    [task, event.id, event.merchantId, event.type, event.callbackUrl],
-  );
-}
-
 /** Sets the secret of an endpoint that has none yet; the first writer wins, everyone reads its value back. */
 export async function fillMissingSecret(db: Executor, id: string, secretEncrypted: string): Promise<string | undefined> {
   const { rows } = await db.query<{ secret_encrypted: string }>(
