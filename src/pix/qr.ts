@@ -3,7 +3,7 @@ import { deflateSync } from 'node:zlib';
 import { maskSymbol } from './qr-mask.js';
 import { segmentText } from './qr-segments.js';
 
-const SCALE = 4; // pixels per module
+const SCALE = 4; // pixels per module: a nibble of a 1-bit row (encodePng relies on it)
 const QUIET_ZONE = 4; // modules of white border, the minimum ISO/IEC 18004 asks for
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -36,20 +36,18 @@ function encodePng(size: number, dark: Uint8Array): Buffer {
   const raw = Buffer.alloc(stride * width, 0xff);
   for (let y = 0; y < width; y++) raw[y * stride] = 0;
 
+  // At 4 px per module, module-aligned, each module is one nibble of a row: a dark one clears it.
+  // The bits past the right edge of a symbol row are 0 (PNG readers ignore them).
+  const pad = width & 7 ? (0xff << (8 - (width & 7))) & 0xff : 0xff;
   for (let row = 0; row < size; row++) {
     const start = (QUIET_ZONE + row) * SCALE * stride;
-    let byte = 0;
-    let pos = start + 1;
-    for (let x = 0; x < width; x++) {
-      const col = Math.floor(x / SCALE) - QUIET_ZONE;
-      const isDark = col >= 0 && col < size && dark[row * size + col] === 1;
-      byte = (byte << 1) | (isDark ? 0 : 1);
-      if ((x & 7) === 7) {
-        raw[pos++] = byte;
-        byte = 0;
-      }
+    for (let col = 0; col < size; col++) {
+      if (dark[row * size + col] !== 1) continue;
+      const x = (QUIET_ZONE + col) * SCALE;
+      const at = start + 1 + (x >> 3);
+      raw[at] = raw[at]! & (x & 7 ? 0xf0 : 0x0f);
     }
-    if ((width & 7) !== 0) raw[pos] = (byte << (8 - (width & 7))) & 0xff;
+    raw[start + stride - 1] = raw[start + stride - 1]! & pad;
     for (let k = 1; k < SCALE; k++) raw.copy(raw, start + k * stride, start, start + stride);
   }
 

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
@@ -6,6 +7,7 @@ import { buildStaticBrCode } from '../../src/pix/brcode.js';
 import QRCode from 'qrcode';
 import { qrPngDataUrl, qrSymbol } from '../../src/pix/qr.js';
 import { segmentText } from '../../src/pix/qr-segments.js';
+import { penalty, toLines } from '../../src/pix/qr-penalty.js';
 
 // jsqr is CommonJS with an ES-style `default`: NodeNext types the default import as the module object.
 const jsQR = jsQRModule.default;
@@ -110,6 +112,57 @@ describe('qrSymbol masking', () => {
       expect(Buffer.from(symbol.modules.data).equals(Buffer.from(own.modules.data))).toBe(true);
     }
     expect(masks.size).toBeGreaterThan(4); // the rewritten format information is exercised for many masks
+  });
+});
+
+/** ISO/IEC 18004 §7.8.3 penalty module by module: the reference qr-penalty.ts must match. */
+function referencePenalty(m: Uint8Array, size: number): number {
+  let points = 0;
+  let dark = 0;
+  const at = (i: number, j: number) => m[i * size + j]!;
+  for (let a = 0; a < size; a++) {
+    for (const line of [(b: number) => at(a, b), (b: number) => at(b, a)]) {
+      let run = 0;
+      for (let b = 0; b < size; b++) {
+        run = b > 0 && line(b) === line(b - 1) ? run + 1 : 1;
+        if (run === 5) points += 3;
+        if (run > 5) points += 1;
+        if (b >= 10) {
+          const window = Array.from({ length: 11 }, (_, k) => line(b - 10 + k)).join('');
+          if (window === '10111010000' || window === '00001011101') points += 40;
+        }
+      }
+    }
+    for (let b = 0; b < size; b++) {
+      dark += at(a, b);
+      if (a > 0 && b > 0) {
+        const block = at(a, b) + at(a, b - 1) + at(a - 1, b) + at(a - 1, b - 1);
+        if (block === 0 || block === 4) points += 3;
+      }
+    }
+  }
+  return points + 10 * Math.floor(Math.abs((dark * 100) / (size * size) - 50) / 5);
+}
+
+describe('mask penalty on packed lines', () => {
+  it('scores every mask of real symbols exactly as the module-by-module definition', () => {
+    for (const text of [vectors[0]!.brcode, built('Pedido 7'), texts[5]!]) {
+      for (let mask = 0; mask < 8; mask++) {
+        const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M', maskPattern: mask as QRCode.QRCodeMaskPattern });
+        expect(penalty(toLines(modules.data, modules.size))).toBe(referencePenalty(modules.data, modules.size));
+      }
+    }
+  });
+
+  it('matches it on random matrices of every width class (1 to 6 words per line)', () => {
+    for (const size of [21, 31, 33, 45, 63, 65, 97, 177]) {
+      for (let n = 0; n < 3; n++) {
+        // Sparse, dense and even: long runs and 2×2 blocks as well as noise.
+        const threshold = [0.15, 0.5, 0.85][n]!;
+        const m = Uint8Array.from({ length: size * size }, () => (randomInt(1000) / 1000 < threshold ? 1 : 0));
+        expect([size, n, penalty(toLines(m, size))]).toEqual([size, n, referencePenalty(m, size)]);
+      }
+    }
   });
 });
 
