@@ -12,6 +12,25 @@ const USAGE = `Usage: pixgate <command>
   migrate   apply database migrations and exit
 ${CLI_USAGE}`;
 
+// pg errors of a lost connection: SQLSTATE class 08, the server shutting down or starting (57P01-03),
+// and the client's own messages when the socket closes under it.
+const CONNECTION_LOST = /^(08|57P0[123]$)|^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/;
+const isConnectionLoss = (err: unknown): boolean => {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return (typeof code === 'string' && CONNECTION_LOST.test(code))
+    || (typeof message === 'string' && /^(Connection terminated|Client has encountered a connection error)/.test(message));
+};
+
+/**
+ * graphile-worker 0.17 releases a finished job without awaiting it; a database connection lost at that
+ * moment (a restart, a failover) rejects with nobody listening, which would end the process. Losing a
+ * connection changes nothing in the database, and the job left locked is released by the worker
+ * (platform/jobs.ts), so such a rejection is tolerated; any other still ends the process.
+ */
+process.on('unhandledRejection', (err) => {
+  if (!isConnectionLoss(err)) throw err;
+});
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === 'help' || command === '--help') return console.log(USAGE);

@@ -50,14 +50,32 @@ export async function unlockJobsOfDeadWorkers(pool: pg.Pool): Promise<void> {
   await pool.query(`DELETE FROM job_worker_heartbeats WHERE seen_at < now() - interval '1 hour'`);
 }
 
+/**
+ * graphile-worker 0.17 does not await releasing a finished job: when the database connection drops at
+ * that moment (a restart, a failover) the job stays locked by this live worker, which still beats, for
+ * 4 hours. Jobs locked by our workers that none of them is running are released here.
+ */
+async function unlockOrphans(pool: pg.Pool, workerIds: Set<string>, running: Set<string>): Promise<void> {
+  await pool.query(
+    `UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL
+     WHERE locked_by = ANY($1::text[]) AND NOT (id = ANY($2::bigint[])) AND locked_at < now() - interval '${DEAD_AFTER}'`,
+    [[...workerIds], [...running]],
+  );
+}
+
 export interface Worker {
   stop(): Promise<void>;
 }
 
 export async function startWorker(pool: pg.Pool, taskList: TaskList, opts: { concurrency?: number; log?: Logger } = {}): Promise<Worker> {
+  // graphile-worker 0.17 locks jobs with the id of the worker *pool* (jobs.locked_by), not with the ids of
+  // the pool's workers: the pool id is what must beat, or every job locked 30 s would look abandoned.
   const workerIds = new Set<string>();
   const events: WorkerEvents = new EventEmitter();
-  events.on('worker:create', ({ worker }) => workerIds.add(worker.workerId));
+  const running = new Set<string>();
+  events.on('pool:create', ({ workerPool }) => workerIds.add(workerPool.id));
+  events.on('job:start', ({ job }) => running.add(job.id));
+  events.on('job:complete', ({ job }) => running.delete(job.id));
   const runner: Runner = await run({
     pgPool: pool,
     taskList,
@@ -67,7 +85,7 @@ export async function startWorker(pool: pg.Pool, taskList: TaskList, opts: { con
     logger: opts.log ?? silentLogger(),
     events,
   });
-  const tick = () => beat(pool, workerIds).then(() => unlockJobsOfDeadWorkers(pool)).catch(() => {});
+  const tick = () => beat(pool, workerIds).then(() => unlockJobsOfDeadWorkers(pool)).then(() => unlockOrphans(pool, workerIds, running)).catch(() => {});
   await tick();
   const timer = setInterval(tick, HEARTBEAT_MS).unref();
   return {
