@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../src/config.js';
 
@@ -42,6 +43,7 @@ export class ServiceProcess {
       cwd: PROJECT_ROOT, env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'],
     });
     proc.stderr!.on('data', (chunk: Buffer) => {
+      if (process.env.CHAOS_SERVICE_LOG) appendFileSync(process.env.CHAOS_SERVICE_LOG, chunk);
       this.stderr.push(chunk.toString());
       if (this.stderr.length > 50) this.stderr.shift();
     });

@@ -42,7 +42,10 @@ function withdraw(ctx: Ctx, op: Op<'withdraw'>, claims: Claims): Resolved | null
           for (const r of rejections) checkRejected(r, ['VALIDATION_ERROR'], 'over maxWithdrawal', `amount: must be <= ${m.maxWithdrawal}`);
         } else if (lo >= total) {
           check(created.length >= 1, `withdrawal of ${total} refused with ${lo} available`, replies.map((r) => r.body));
-          if (op.dup === 'other-key') check(codes.includes('WITHDRAWAL_IN_PROGRESS'), 'the second of two is in progress', replies.map((r) => r.body));
+          // Unless one was retried after losing its answer: the other may have settled by then.
+          if (op.dup === 'other-key' && !replies.some((r) => r.uncertain)) {
+            check(codes.includes('WITHDRAWAL_IN_PROGRESS'), 'the second of two is in progress', replies.map((r) => r.body));
+          }
         } else if (ctx.upper(m) < total) {
           check(created.length === 0, `withdrawal of ${total} accepted with at most ${ctx.upper(m)} available`, created[0]?.body);
           for (const r of rejections) checkRejected(r, ['INSUFFICIENT_BALANCE'], 'short of balance', `Insufficient available balance for merchant ${m.id}`);
