@@ -12,11 +12,33 @@ export type Executor = Pick<pg.PoolClient, 'query'>;
 /** A client inside an open transaction; functions that must run in one take it first. */
 export type Tx = pg.PoolClient;
 
+// Statement text → prepared-statement name, shared by every connection of the process.
+const statementNames = new Map<string, string>();
+
+/**
+ * Sends every parameterised statement of `client` as a named prepared statement, so PostgreSQL parses
+ * and plans it once per connection instead of on every call: measured, a third of the database CPU of
+ * a charge create (docs/performance.md). Statements without parameters (BEGIN, COMMIT, multi-statement
+ * scripts, which need the simple protocol) and query objects (graphile-worker's) pass through as sent.
+ */
+function prepareParameterised(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof text !== 'string' || !Array.isArray(values)) return query(text, values, callback);
+    let name = statementNames.get(text);
+    if (name === undefined) statementNames.set(text, (name = `pxg_${statementNames.size}`));
+    return query({ name, text, values }, callback);
+  };
+}
+
 export function createPool(connectionString: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, application_name: 'pixgate' });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    prepareParameterised(client);
+  });
   return pool;
 }
 
