@@ -6,7 +6,7 @@ import { chaosSeed } from '../chaos/workload/plan.js';
 describe('randomised money workload (short)', () => {
   it('concurrent charges, payments, splits, refunds, disputes and withdrawals keep every balance and invariant', async () => {
     const report = await runInProcess(chaosSeed(), {
-      merchants: { min: 8, max: 14 }, batches: 40, batchSize: { min: 4, max: 12 }, notify: true,
+      merchants: { min: 8, max: 14 }, batches: 70, batchSize: { min: 4, max: 14 }, notify: true,
     }, 'npx vitest run test/chaos-lite');
     console.log(`chaos-lite: seed ${report.seed}, ${report.merchants} merchants, ${report.charges} charges, `
       + `${report.withdrawals} withdrawals, ${report.ms} ms`);

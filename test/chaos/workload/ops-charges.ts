@@ -20,9 +20,12 @@ function pickCharge(ctx: Ctx, claims: Claims, pick: number, primary: (c: MCharge
   return chosen;
 }
 
-function createCharge(ctx: Ctx, op: Op<'charge'>): Resolved {
+function createCharge(ctx: Ctx, op: Op<'charge'>, claims: Claims): Resolved | null {
   const ms = ctx.model.merchants;
   const m = ms[op.m % ms.length]!;
+  // Its fee is quoted from the contract at creation: not while the contract is changing.
+  if (claims.merchants.has(m) && !claims.creating.has(m)) return null;
+  claims.creating.add(m);
   const others = ms.filter((x) => x !== m);
   const split: { merchantId: string; mode: 'PERCENT' | 'FIXED'; value: number; recipient: MMerchant }[] = [];
   for (const s of op.split) {
@@ -300,7 +303,7 @@ function resolve(ctx: Ctx, op: Op<'resolve'>, claims: Claims): Resolved | null {
 }
 
 export const chargeOps: Record<string, OpResolver> = {
-  charge: (ctx, op) => createCharge(ctx, op as Op<'charge'>),
+  charge: (ctx, op, claims) => createCharge(ctx, op as Op<'charge'>, claims),
   pay: (ctx, op, claims) => pay(ctx, op as Op<'pay'>, claims),
   notify: (ctx, op, claims) => notify(ctx, op as Op<'notify'>, claims),
   refund: (ctx, op, claims) => refund(ctx, op as Op<'refund'>, claims),

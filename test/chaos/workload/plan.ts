@@ -25,7 +25,8 @@ export type OpSpec =
   | { kind: 'dispute'; pick: number; dup: boolean }
   | { kind: 'resolve'; pick: number; outcome: 'ACCEPTED' | 'REJECTED'; dup: boolean }
   | { kind: 'withdraw'; m: number; percent: number; failKey: boolean; dup: 'none' | 'same-key' | 'other-key' }
-  | { kind: 'payoutSettle'; pick: number; outcome: 'complete' | 'fail' };
+  | { kind: 'payoutSettle'; pick: number; outcome: 'complete' | 'fail' }
+  | { kind: 'contract'; m: number; contract: Omit<MerchantSpec, 'maxWithdrawal'> };
 
 export type OpKind = OpSpec['kind'];
 
@@ -75,6 +76,10 @@ const opArb = (opts: { notify: boolean }): fc.Arbitrary<OpSpec> => fc.oneof(
     dup: fc.constantFrom('none' as const, 'none' as const, 'same-key' as const, 'other-key' as const),
   }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('payoutSettle' as const), pick, outcome: fc.constantFrom('complete' as const, 'fail' as const) }) },
+  { weight: 1, arbitrary: fc.record({
+    kind: fc.constant('contract' as const), m: fc.nat(1000),
+    contract: merchantArb.map(({ maxWithdrawal: _, ...contract }) => contract),
+  }) },
 );
 
 export interface PlanShape {

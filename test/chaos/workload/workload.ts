@@ -3,6 +3,7 @@ import { check, show } from './check.js';
 import type { Client } from './client.js';
 import { Model, type MCharge, type MMerchant, type MWithdrawal } from './model.js';
 import { chargeOps } from './ops-charges.js';
+import { merchantOps } from './ops-merchants.js';
 import { withdrawalOps } from './ops-withdrawals.js';
 import type { OpKind, OpSpec, Plan } from './plan.js';
 
@@ -33,11 +34,15 @@ export interface Ctx {
 
 export type OpResolver = (ctx: Ctx, op: OpSpec, claim: Claims) => Resolved | null;
 
-/** Targets taken in the current batch: one operation per charge, one withdrawal operation per merchant. */
+/**
+ * Targets taken in the current batch: one operation per charge, one withdrawal or contract operation
+ * per merchant, and no charge created by a merchant whose contract changes in the same batch.
+ */
 export interface Claims {
   charges: Set<MCharge>;
   merchants: Set<MMerchant>;
   withdrawals: Set<MWithdrawal>;
+  creating: Set<MMerchant>;
 }
 
 /** Prefers the primary candidates (6 times in 7), else a fallback (an operation that must be refused). */
@@ -57,7 +62,7 @@ export class Workload implements Ctx {
   readonly outcomes = new Map<string, number>();
   readonly recent: string[] = [];
   private bounds = { lower: new Map<MMerchant, number>(), upper: new Map<MMerchant, number>() };
-  private readonly resolvers: Partial<Record<OpKind, OpResolver>> = { ...chargeOps, ...withdrawalOps };
+  private readonly resolvers: Partial<Record<OpKind, OpResolver>> = { ...chargeOps, ...withdrawalOps, ...merchantOps };
 
   constructor(readonly client: Client, readonly rnd: (n: number) => number) {}
 
@@ -111,7 +116,7 @@ export class Workload implements Ctx {
       lower: new Map([...this.model.balances()].map(([m, b]) => [m, b.available])),
       upper: new Map([...this.model.balances({ failInFlight: true })].map(([m, b]) => [m, b.available])),
     };
-    const claims: Claims = { charges: new Set(), merchants: new Set(), withdrawals: new Set() };
+    const claims: Claims = { charges: new Set(), merchants: new Set(), withdrawals: new Set(), creating: new Set() };
     const resolved = ops.flatMap((op) => this.resolvers[op.kind]?.(this, op, claims) ?? []);
     this.recent.push(`${label}: ${resolved.map((r) => r.label).join(', ')}`);
     if (this.recent.length > 6) this.recent.shift();
