@@ -9,7 +9,7 @@ import { httpClient, retryingExecutor, type HttpStats } from './faults/http-clie
 import { RestartablePostgres } from './faults/postgres.js';
 import { ServiceProcess } from './faults/service.js';
 import { failureReport } from './workload/in-process.js';
-import { chaosSeed, draw, planArb, seededRandom } from './workload/plan.js';
+import { chaosSeed, draw, planArb } from './workload/plan.js';
 import { verifyFinal } from './workload/verify.js';
 import { Workload } from './workload/workload.js';
 
@@ -65,7 +65,7 @@ describe('fault injection', () => {
       });
       await service.start();
       pool = createPool(pgServer.url('pixgate'), 4);
-      w = new Workload(httpClient(service, ADMIN_TOKEN, retryingExecutor(pool), stats), seededRandom(seed));
+      w = new Workload(httpClient(service, ADMIN_TOKEN, retryingExecutor(pool), stats));
       await w.setup(plan);
 
       // One fault at a time: a SIGKILL and restart of the service, or (once) a restart of PostgreSQL.

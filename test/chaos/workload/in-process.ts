@@ -2,7 +2,7 @@ import { receivePayment } from '../../../src/charges/charge-payment.js';
 import { createTestContext, type Reply, type TestContext } from '../../support/context.js';
 import { show } from './check.js';
 import type { CallResult, Client } from './client.js';
-import { draw, planArb, seededRandom, type PlanShape } from './plan.js';
+import { draw, planArb, type PlanShape } from './plan.js';
 import { verifyFinal } from './verify.js';
 import { Workload } from './workload.js';
 
@@ -50,7 +50,7 @@ export async function runInProcess(seed: number, shape: PlanShape, replay: strin
   let w: Workload | null = null;
   try {
     t = await createTestContext({ SIM_PAYOUT_DELAY_MS: String(plan.simPayoutDelayMs), SIM_REFUND_DELAY_MS: String(plan.simRefundDelayMs) });
-    w = new Workload(inProcessClient(t), seededRandom(seed));
+    w = new Workload(inProcessClient(t));
     await w.setup(plan);
     for (const [i, batch] of plan.batches.entries()) await w.runBatch(batch, `batch ${i}`);
     await w.settle(30_000);

@@ -112,16 +112,3 @@ export function chaosSeed(): number {
 }
 
 export const draw = <T>(arb: fc.Arbitrary<T>, seed: number): T => fc.sample(arb, { seed, numRuns: 1 })[0]!;
-
-/** A small seeded generator for choices made while running (targets, jitter), derived from the plan's seed. */
-export function seededRandom(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n: number) => {
-    // mulberry32
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return (((x ^ (x >>> 14)) >>> 0) % n);
-  };
-}

@@ -22,7 +22,6 @@ export interface Resolved {
 export interface Ctx {
   model: Model;
   client: Client;
-  rnd(n: number): number;
   key(): string;
   lower(m: MMerchant): number;
   upper(m: MMerchant): number;
@@ -64,7 +63,7 @@ export class Workload implements Ctx {
   private bounds = { lower: new Map<MMerchant, number>(), upper: new Map<MMerchant, number>() };
   private readonly resolvers: Partial<Record<OpKind, OpResolver>> = { ...chargeOps, ...withdrawalOps, ...merchantOps };
 
-  constructor(readonly client: Client, readonly rnd: (n: number) => number) {}
+  constructor(readonly client: Client) {}
 
   key = () => `chaos-${randomUUID()}`;
   lower = (m: MMerchant) => this.bounds.lower.get(m) ?? 0;
