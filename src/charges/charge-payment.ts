@@ -5,7 +5,7 @@ import type { PaymentNotification } from '../providers/provider.js';
 import type { Runtime } from '../runtime.js';
 import type { Charge } from './charge.schemas.js';
 import { postPayment } from './charge.ledger.js';
-import { lockCharge, markChargePaid, selectChargeIdByEndToEnd, selectSplits } from './charge.sql.js';
+import { lockCharge, markChargePaid, selectChargeIdByEndToEnd } from './charge.sql.js';
 import { loadCharge } from './charge.view.js';
 
 export interface ReceiveOptions {
@@ -36,8 +36,9 @@ export async function receivePayment(rt: Runtime, n: PaymentNotification, opts: 
     await markChargePaid(tx, charge.id, {
       paidAt: n.paidAt, endToEndId: n.endToEndId, payerName: n.payer?.name ?? null, payerTaxId: n.payer?.taxId ?? null,
     });
-    const splits = await selectSplits(tx, charge.id);
     const paid = (await loadCharge(tx, charge.id))!;
+    // The view carries the split entries in order: no separate read of charge_splits.
+    const splits = paid.split.map((s) => ({ recipient_id: s.merchantId, amount: s.amount }));
     await emitEvent(tx, { merchantId: charge.merchant_id, type: 'CHARGE_PAID', data: paid });
     for (const s of splits) {
       await emitEvent(tx, {
