@@ -11,6 +11,8 @@ import {
 import { sendWebhook } from './webhook-sender.js';
 import { fillMissingSecret, lockEndpointShared } from './webhook.sql.js';
 
+const FOREIGN_KEY_VIOLATION = '23503';
+
 function parseJob(payload: unknown): DeliveryJob {
   const p = payload as Partial<DeliveryJob> | null;
   if (typeof p?.eventId !== 'string' || typeof p.endpointId !== 'string' || !Number.isInteger(p.attempt)) {
@@ -52,14 +54,22 @@ export async function deliver(rt: Runtime, payload: unknown): Promise<void> {
     allowPrivate: rt.config.webhookAllowPrivate,
   });
 
+  const attempt = {
+    id: newId('dlv'), merchantId: target.merchant_id, endpointId: job.endpointId, eventId: job.eventId,
+    eventType: target.event_type, attempt: job.attempt, statusCode: result.statusCode, success: result.success,
+    error: result.error, durationMs: result.durationMs,
+  };
+  if (result.success || !result.retryable || job.attempt >= MAX_DELIVERY_ATTEMPTS) {
+    // Nothing follows the record, so it is one statement: its foreign key check holds off a concurrent
+    // DELETE of the endpoint until it commits, and fails if the endpoint is already gone.
+    await insertDelivery(rt.pool, attempt).catch((err: unknown) => {
+      if ((err as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw err; // deleted while the request ran
+    });
+    return;
+  }
   await withTransaction(rt.pool, async (tx) => {
     if (!(await lockEndpointShared(tx, job.endpointId))) return; // deleted while the request ran
-    const recorded = await insertDelivery(tx, {
-      id: newId('dlv'), merchantId: target.merchant_id, endpointId: job.endpointId, eventId: job.eventId,
-      eventType: target.event_type, attempt: job.attempt, statusCode: result.statusCode, success: result.success,
-      error: result.error, durationMs: result.durationMs,
-    });
-    if (!recorded || result.success || !result.retryable || job.attempt >= MAX_DELIVERY_ATTEMPTS) return;
+    if (!(await insertDelivery(tx, attempt))) return;
     const runAt = new Date(Date.now() + retryDelayMs(rt.config.webhookRetryBaseMs, job.attempt));
     await enqueueDelivery(tx, { ...job, attempt: job.attempt + 1 }, runAt);
   });

@@ -267,4 +267,19 @@ describe('DELETE stops deliveries', () => {
     const { rows } = await t.pool.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [e.id]);
     expect(rows[0].n).toBe(0);
   });
+
+  it('records nothing for a successful attempt whose endpoint was deleted while it ran, and does not fail', async () => {
+    const m = await t.merchant();
+    const path = rx.path({ hangMs: TIMEOUT - 50, status: 200 });
+    // Subscribed to another type: no job of its own, the attempt below is the only one.
+    const e = await register(t, m.key, rx.url(path), ['CHARGE_EXPIRED']);
+    const eventId = await emit(t, m.id, 'CHARGE_PAID', charge('chg_del_ok'));
+    const attempt = deliver(t.rt, { eventId, endpointId: e.id, attempt: 1 });
+    await eventually(() => rx.hitsFor(path).length === 1);
+    expect((await t.request('DELETE', `/webhooks/${e.id}`, { key: m.key })).status).toBe(200);
+    // A task that threw would be retried by the queue: it must end quietly.
+    await expect(attempt).resolves.toBeUndefined();
+    const { rows } = await t.pool.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [e.id]);
+    expect(rows[0].n).toBe(0);
+  });
 });
