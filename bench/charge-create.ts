@@ -3,7 +3,8 @@ import { SLO_MS, type Benchmark } from './lib/context.js';
 import { freshDatabase, startCeiling, startPixgate } from './lib/env.js';
 import { Fixtures } from './lib/fixtures.js';
 import { HttpClient } from './lib/http.js';
-import { bestRows, closedLoop, findCapacities, openLoop, type CapacityTarget, type Operation } from './lib/load.js';
+import { cpuMeter } from './lib/cpu.js';
+import { bestRows, closedLoop, findCapacities, metered, openLoop, type CapacityTarget, type Operation } from './lib/load.js';
 import { printTable } from './lib/stats.js';
 
 const BODY = { method: 'PIX', amount: 1000, description: 'bench' };
@@ -24,22 +25,22 @@ export const chargeCreate: Benchmark = {
     try {
       const { key } = await fx.merchant();
       const auth = { authorization: `Bearer ${key}` };
-      const targets: Array<{ label: string; client: HttpClient; op: Operation }> = [];
-      const target = (label: string, base: string, path: string) => {
-        const client = new HttpClient(base, { maxSockets: 64 });
-        targets.push({ label, client, op: () => client.expect('POST', path, BODY, 201, auth).then(() => {}) });
+      const targets: Array<{ label: string; client: HttpClient; op: Operation; meter: ReturnType<typeof cpuMeter> }> = [];
+      const target = (label: string, srv: typeof pixgate, path: string) => {
+        const client = new HttpClient(srv.base, { maxSockets: 64 });
+        targets.push({ label, client, meter: cpuMeter(srv.child.pid!), op: () => client.expect('POST', path, BODY, 201, auth).then(() => {}) });
       };
-      target('ceiling: bare Fastify route', ceiling.base, '/bare');
-      target('ceiling: one INSERT per request', ceiling.base, '/insert');
-      target('ceiling: QR PNG encoding alone', ceiling.base, '/qr');
-      target('Pixgate: POST /transparents/create', pixgate.base, '/transparents/create');
+      target('ceiling: bare Fastify route', ceiling, '/bare');
+      target('ceiling: one INSERT per request', ceiling, '/insert');
+      target('ceiling: QR PNG encoding alone', ceiling, '/qr');
+      target('Pixgate: POST /transparents/create', pixgate, '/transparents/create');
 
       const durationMs = quick ? 1200 : 2500;
       const searched: CapacityTarget[] = [];
       for (const t of targets) {
         await closedLoop({ concurrency: 8, durationMs: 300, op: t.op }); // warm-up (JIT, connections, plans)
         const estimate = await closedLoop({ concurrency: 32, durationMs: quick ? 700 : 1500, op: t.op });
-        searched.push({ label: t.label, estimate, run: (rate) => openLoop({ rate, durationMs, op: t.op }) });
+        searched.push({ label: t.label, estimate, run: (rate) => metered(t.meter, () => openLoop({ rate, durationMs, op: t.op })) });
       }
       const searches = await findCapacities(searched, { sloMs: SLO_MS, steps: quick ? 3 : 5 });
       for (const t of targets) t.client.close();

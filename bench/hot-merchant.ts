@@ -1,7 +1,8 @@
 import { SLO_MS, type Benchmark } from './lib/context.js';
 import { freshDatabase, startPixgate } from './lib/env.js';
 import { Fixtures, pool as mapPool, stockCharges } from './lib/fixtures.js';
-import { bestRows, closedLoop, findCapacities, openLoop, type CapacityTarget, type Operation } from './lib/load.js';
+import { cpuMeter } from './lib/cpu.js';
+import { bestRows, closedLoop, findCapacities, metered, openLoop, type CapacityTarget, type Operation } from './lib/load.js';
 import { startReceiver } from './lib/receiver.js';
 import { printTable } from './lib/stats.js';
 import { createPool } from '../src/platform/db.js';
@@ -37,6 +38,7 @@ export const hotMerchant: Benchmark = {
         { label: '1 hot merchant', ids: [merchants[0]!.id] },
       ];
       const durationMs = quick ? 1200 : 2500;
+      const meter = cpuMeter(pixgate.child.pid!);
       const targets: CapacityTarget[] = [];
       for (const s of scenarios) {
         const stock: string[] = [];
@@ -51,7 +53,7 @@ export const hotMerchant: Benchmark = {
         targets.push({
           label: s.label, estimate,
           prepare: (rate) => ensure(Math.ceil((rate * durationMs) / 1000) + 50),
-          run: (rate) => openLoop({ rate, durationMs, op }),
+          run: (rate) => metered(meter, () => openLoop({ rate, durationMs, op })),
         });
       }
       const searches = await findCapacities(targets, { sloMs: SLO_MS, steps: quick ? 3 : 5 });

@@ -2,7 +2,8 @@ import type { Benchmark } from './lib/context.js';
 import { freshDatabase, startPixgate } from './lib/env.js';
 import { Fixtures, stockCharges } from './lib/fixtures.js';
 import { RequestFailed } from './lib/http.js';
-import { figures, openLoop } from './lib/load.js';
+import { cpuMeter } from './lib/cpu.js';
+import { figures, metered, openLoop } from './lib/load.js';
 import { startReceiver } from './lib/receiver.js';
 import { printTable, summarise } from './lib/stats.js';
 import { createPool } from '../src/platform/db.js';
@@ -35,7 +36,7 @@ export const paymentWebhook: Benchmark = {
       await Promise.all(charges.splice(0, 50).map((c) => fx.pay(c)));
       const payLatencies: number[] = [];
       let payErrors = 0;
-      const run = await openLoop({
+      const run = await metered(cpuMeter(pixgate.child.pid!), () => openLoop({
         rate: RATE, durationMs, drainMs: 20_000,
         op: (i, scheduledAt) => new Promise<number>((resolve, reject) => {
           const chargeId = charges[i]!;
@@ -52,7 +53,7 @@ export const paymentWebhook: Benchmark = {
             reject(err);
           });
         }),
-      });
+      }));
       const e2e = figures('pay → CHARGE_PAID at the receiver', RATE, run);
       const pay = summarise('pay request (POST /admin/simulator/charges/{id}/pay)', payLatencies, {
         rate: RATE, errors: payErrors, elapsedMs: run.elapsedMs,

@@ -2,6 +2,7 @@ import type { Benchmark } from './lib/context.js';
 import { freshDatabase, startPixgate } from './lib/env.js';
 import { Fixtures, stockCharges } from './lib/fixtures.js';
 import { RequestFailed } from './lib/http.js';
+import { cpuMeter } from './lib/cpu.js';
 import { openLoop } from './lib/load.js';
 import { startReceiver } from './lib/receiver.js';
 import { printTable, summarise, type Figures } from './lib/stats.js';
@@ -34,8 +35,10 @@ export const webhooks: Benchmark = {
       for (let e = 0; e < ENDPOINTS; e++) await fx.endpoint(key, `${receiver.url}/hook/${e}`, ['CHARGE_PAID']);
       const durationMs = quick ? 1500 : 3000;
       const rows: Figures[] = [];
+      const meter = cpuMeter(pixgate.child.pid!);
       for (const payRate of [10, 25, 50, 80]) {
         const charges = await stockCharges(pool, [id], Math.ceil((payRate * durationMs) / 1000));
+        const stopMeter = meter();
         const sentAt = new Map<string, number>();
         let payErrors = 0;
         const run = await openLoop({
@@ -68,14 +71,15 @@ export const webhooks: Benchmark = {
         }
         const offered = payRate * ENDPOINTS;
         const f = summarise(`deliveries, offered ${offered}/s (${payRate} payments/s)`, latencies, {
-          rate: offered, errors: expected - latencies.length + payErrors * ENDPOINTS, elapsedMs: last - first,
+          rate: offered, errors: expected - latencies.length + payErrors * ENDPOINTS, elapsedMs: last - first, cpu: stopMeter(),
         });
         rows.push(f);
         if (f.throughput < offered * 0.9 || f.errors > 0) break;
       }
       return printTable(`webhook deliveries: ${ENDPOINTS} endpoints per CHARGE_PAID, rounds of ${durationMs / 1000} s`, rows, [
         'Latency: pay request scheduled → delivery received. Throughput: deliveries received per second, first pay → last delivery. ' +
-          'A round stops the series when it falls below 90% of the offered rate; its throughput is then the drain rate.',
+          'A round stops the series when it falls below 90% of the offered rate; its throughput is then the drain rate. ' +
+          'CPU per operation is per delivery, and includes the payment that caused it (1/20 of it).',
       ]);
     } finally {
       fx.close();

@@ -4,6 +4,7 @@ import type { Benchmark } from './lib/context.js';
 import { freshDatabase, startPixgate } from './lib/env.js';
 import { Fixtures, pool as mapPool, stockCharges } from './lib/fixtures.js';
 import { HttpClient } from './lib/http.js';
+import { cpuMeter } from './lib/cpu.js';
 import { figures, openLoop } from './lib/load.js';
 import { printTable, summarise, type Figures } from './lib/stats.js';
 import { createPool } from '../src/platform/db.js';
@@ -31,8 +32,10 @@ export const withdrawals: Benchmark = {
       await mapPool(funding, 16, (c) => fx.pay(c));
       const api = new HttpClient(pixgate.base, { maxSockets: 64 });
       const rows: Figures[] = [];
+      const meter = cpuMeter(pixgate.child.pid!);
       for (const rate of [100, 1000]) {
         const since = new Date();
+        const stopMeter = meter();
         const run = await openLoop({
           rate, durationMs: (n * 1000) / rate,
           op: (i) => api.expect('POST', '/withdrawals', { amount: 1000, pixKey: randomUUID(), pixKeyType: 'CHAVE_ALEATORIA' }, 201, {
@@ -53,7 +56,7 @@ export const withdrawals: Benchmark = {
         const ok = done.filter((d) => d.status === 'COMPLETED');
         const span = Math.max(...ok.map((d) => Number(d.completed))) - Math.min(...done.map((d) => Number(d.created)));
         rows.push(summarise(`created → COMPLETED (worker), offered ${rate}/s`, ok.map((d) => Number(d.ms)), {
-          rate, errors: done.length - ok.length + open, elapsedMs: span,
+          rate, errors: done.length - ok.length + open, elapsedMs: span, cpu: stopMeter(),
         }));
       }
       api.close();
@@ -61,6 +64,7 @@ export const withdrawals: Benchmark = {
       return printTable(`withdrawals: ${n} merchants, one withdrawal each per round`, rows, [
         `The COMPLETED rows' throughput is withdrawals processed per second (first created → last completed); ` +
           `at 1000/s the ${n} withdrawals arrive as a burst, so it is the worker's drain rate.`,
+        'CPU per operation on the COMPLETED rows covers the whole withdrawal: its create request and its processing.',
         `Ledger after the runs: ${problems.length ? `BROKEN — ${problems.slice(0, 3).join('; ')}` : 'verifyLedger() found no problem'}.`,
       ]);
     } finally {

@@ -92,12 +92,15 @@ function stopper(child: ChildProcess) {
  * Pixgate exactly as `npm start` runs it (API and worker in one process, src/main.ts serve), in a child
  * process so the load generator does not share its event loop. Logs at the default level go to /dev/null.
  */
-export async function startPixgate(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
+/** BENCH_PIXGATE_ROOT runs the server from another checkout (e.g. the commit before a change), for before/after figures. */
+export async function startPixgate(
+  databaseUrl: string, env: Record<string, string> = {}, root = process.env.BENCH_PIXGATE_ROOT || PROJECT_ROOT,
+): Promise<ChildServer> {
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server under load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(PROJECT_ROOT, 'src/main.ts'), 'serve'], {
-    cwd: PROJECT_ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/main.ts'), 'serve'], {
+    cwd: root,
     env: {
       ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, ENCRYPTION_KEY,
       PIXGATE_DATA_DIR: join(PROJECT_ROOT, '.data', 'bench'), RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE: 'true', ...env,

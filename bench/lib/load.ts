@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CpuUse } from './cpu.js';
 import { RequestFailed } from './http.js';
 import { summarise, type Figures } from './stats.js';
 
@@ -14,6 +15,14 @@ export interface RunResult {
   errors: number;
   errorKinds: Map<string, number>;
   elapsedMs: number;
+  cpu?: CpuUse;
+}
+
+/** Runs `fn` while measuring the CPU of the server under test and of PostgreSQL. */
+export async function metered(meter: () => () => CpuUse, fn: () => Promise<RunResult>): Promise<RunResult> {
+  const stop = meter();
+  const result = await fn();
+  return { ...result, cpu: stop() };
 }
 
 const kindOf = (err: unknown) => (err instanceof RequestFailed ? err.kind : err instanceof Error ? err.message.slice(0, 60) : String(err));
@@ -78,7 +87,7 @@ export async function closedLoop(o: { concurrency: number; durationMs: number; o
 }
 
 export const figures = (label: string, rate: number, r: RunResult, note?: string): Figures =>
-  summarise(label, r.latencies, { rate, errors: r.errors, elapsedMs: r.elapsedMs, errorKinds: r.errorKinds, note });
+  summarise(label, r.latencies, { rate, errors: r.errors, elapsedMs: r.elapsedMs, errorKinds: r.errorKinds, note, cpu: r.cpu });
 
 export interface CapacityTarget {
   label: string;

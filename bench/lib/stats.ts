@@ -1,3 +1,5 @@
+import type { CpuUse } from './cpu.js';
+
 /** Latency figures of one run: every sample is kept and sorted (runs are short, so this is exact and cheap). */
 export interface Figures {
   label: string;
@@ -13,6 +15,9 @@ export interface Figures {
   throughput: number;
   /** A few error descriptions with counts, e.g. "500×3, ECONNRESET×1". */
   errorKinds: string;
+  /** CPU ms per successful operation of the server under test and of PostgreSQL (bench/lib/cpu.ts). */
+  cpuServer?: number;
+  cpuDb?: number;
   note?: string;
 }
 
@@ -25,7 +30,7 @@ export function percentile(sorted: Float64Array, p: number): number {
 export function summarise(
   label: string,
   latencies: number[],
-  opts: { rate: number; errors: number; elapsedMs: number; errorKinds?: Map<string, number>; note?: string },
+  opts: { rate: number; errors: number; elapsedMs: number; errorKinds?: Map<string, number>; note?: string; cpu?: CpuUse },
 ): Figures {
   const sorted = Float64Array.from(latencies).sort();
   const kinds = [...(opts.errorKinds ?? new Map()).entries()].sort((a, b) => b[1] - a[1]).slice(0, 4);
@@ -40,6 +45,7 @@ export function summarise(
     max: sorted.length ? sorted[sorted.length - 1]! : NaN,
     throughput: opts.elapsedMs > 0 ? (latencies.length * 1000) / opts.elapsedMs : 0,
     errorKinds: kinds.map(([k, n]) => `${k}×${n}`).join(', '),
+    ...(opts.cpu && latencies.length > 0 && { cpuServer: opts.cpu.server / latencies.length, cpuDb: opts.cpu.db / latencies.length }),
     note: opts.note,
   };
 }
@@ -48,10 +54,12 @@ const ms = (v: number) => (Number.isNaN(v) ? '-' : v < 10 ? v.toFixed(2) : v < 1
 
 /** Prints a fixed-width table; the same layout is pasted into docs/performance.md (it is valid Markdown). */
 export function printTable(title: string, rows: Figures[], footer: string[] = []): string {
-  const head = ['run', 'offered/s', 'ok', 'errors', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'throughput/s'];
+  const cpu = rows.some((r) => r.cpuServer !== undefined);
+  const head = ['run', 'offered/s', 'ok', 'errors', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'throughput/s', ...(cpu ? ['server CPU ms/op', 'db CPU ms/op'] : [])];
   const body = rows.map((r) => [
     r.label, r.rate ? String(Math.round(r.rate)) : '-', String(r.ok), r.errors ? `${r.errors} (${r.errorKinds})` : '0',
     ms(r.p50), ms(r.p95), ms(r.p99), ms(r.max), r.throughput.toFixed(0),
+    ...(cpu ? [r.cpuServer === undefined ? '-' : r.cpuServer.toFixed(2), r.cpuDb === undefined || Number.isNaN(r.cpuDb) ? '-' : r.cpuDb.toFixed(2)] : []),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
