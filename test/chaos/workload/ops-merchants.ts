@@ -1,8 +1,6 @@
 import { check } from './check.js';
-import type { OpSpec } from './plan.js';
+import type { Op } from './ops-support.js';
 import type { OpResolver } from './workload.js';
-
-type Op<K extends OpSpec['kind']> = Extract<OpSpec, { kind: K }>;
 
 /**
  * The operator changes a merchant's contract. Charges keep the fee quoted at their creation (the model

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { check, checkRejected, code } from './check.js';
 import type { CallResult } from './client.js';
 import type { MWithdrawal } from './model.js';
-import type { OpSpec } from './plan.js';
+import type { Op } from './ops-support.js';
 import { choose, type Claims, type Ctx, type OpResolver, type Resolved } from './workload.js';
-
-type Op<K extends OpSpec['kind']> = Extract<OpSpec, { kind: K }>;
 
 const SIM_FAIL_REASON = 'Payout rejected by the receiving institution';
 const MAX_AMOUNT = 100_000_000;

@@ -3,7 +3,9 @@ import { check, show } from './check.js';
 import type { Client } from './client.js';
 import { Model, type MCharge, type MMerchant, type MWithdrawal } from './model.js';
 import { chargeOps } from './ops-charges.js';
+import { disputeOps } from './ops-disputes.js';
 import { merchantOps } from './ops-merchants.js';
+import { refundOps } from './ops-refunds.js';
 import { withdrawalOps } from './ops-withdrawals.js';
 import type { OpKind, OpSpec, Plan } from './plan.js';
 
@@ -61,7 +63,7 @@ export class Workload implements Ctx {
   readonly outcomes = new Map<string, number>();
   readonly recent: string[] = [];
   private bounds = { lower: new Map<MMerchant, number>(), upper: new Map<MMerchant, number>() };
-  private readonly resolvers: Partial<Record<OpKind, OpResolver>> = { ...chargeOps, ...withdrawalOps, ...merchantOps };
+  private readonly resolvers: Partial<Record<OpKind, OpResolver>> = { ...chargeOps, ...refundOps, ...disputeOps, ...withdrawalOps, ...merchantOps };
 
   constructor(readonly client: Client) {}
 
