@@ -3,7 +3,7 @@ import { createTestContext, type Reply, type TestContext } from '../../support/c
 import { show } from './check.js';
 import type { CallResult, Client } from './client.js';
 import { draw, planArb, type PlanShape } from './plan.js';
-import { verifyFinal } from './verify.js';
+import { checkBalances, verifyFinal } from './verify.js';
 import { Workload } from './workload.js';
 
 function inProcessClient(t: TestContext): Client {
@@ -20,6 +20,8 @@ function inProcessClient(t: TestContext): Client {
     db: t.pool,
   };
 }
+
+const CHECKPOINT_EVERY = 20;
 
 export interface WorkloadReport {
   seed: number;
@@ -52,7 +54,14 @@ export async function runInProcess(seed: number, shape: PlanShape, replay: strin
     t = await createTestContext({ SIM_PAYOUT_DELAY_MS: String(plan.simPayoutDelayMs), SIM_REFUND_DELAY_MS: String(plan.simRefundDelayMs) });
     w = new Workload(inProcessClient(t));
     await w.setup(plan);
-    for (const [i, batch] of plan.batches.entries()) await w.runBatch(batch, `batch ${i}`);
+    for (const [i, batch] of plan.batches.entries()) {
+      await w.runBatch(batch, `batch ${i}`);
+      // Now and then, with nothing in flight, every balance must already be exact (not only at the end).
+      if ((i + 1) % CHECKPOINT_EVERY === 0) {
+        await w.settle(30_000);
+        await checkBalances(w);
+      }
+    }
     await w.settle(30_000);
     await verifyFinal(w);
     await t.assertLedger();

@@ -69,6 +69,11 @@ export async function checkInvariants(db: Executor): Promise<string[]> {
     GROUP BY r.id, r.status
     HAVING count(e.id) <> CASE WHEN r.status = 'PENDING' THEN 0 ELSE 1 END
         OR bool_or(e.type <> 'REFUND_' || r.status)`);
+  await q('charge with other than one SPLIT_RECEIVED per recipient', `
+    SELECT c.id, (SELECT count(*) FROM events e WHERE e.type = 'SPLIT_RECEIVED' AND e.data->>'chargeId' = c.id) AS events
+    FROM charges c
+    WHERE (SELECT count(*) FROM events e WHERE e.type = 'SPLIT_RECEIVED' AND e.data->>'chargeId' = c.id)
+       <> CASE WHEN c.end2end_id IS NULL THEN 0 ELSE (SELECT count(*) FROM charge_splits s WHERE s.charge_id = c.id) END`);
   await q('charge expired more than once', `
     SELECT data->>'id' AS id, count(*) FROM events WHERE type = 'CHARGE_EXPIRED' GROUP BY data->>'id' HAVING count(*) > 1`);
   return problems;
