@@ -117,7 +117,7 @@ export async function startCeiling(databaseUrl: string): Promise<ChildServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'bench/servers/ceiling.ts')], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), PIXGATE_ROOT: process.env.BENCH_PIXGATE_ROOT ?? '' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

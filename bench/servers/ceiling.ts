@@ -8,8 +8,15 @@
  */
 import Fastify from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { buildStaticBrCode, newTxid, qrPngDataUrl } from '../../src/pix/index.js';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createPool } from '../../src/platform/db.js';
+
+// The QR encoder of the checkout under test (BENCH_PIXGATE_ROOT), so a before/after run compares it too.
+const pix = (await (process.env.PIXGATE_ROOT
+  ? import(pathToFileURL(join(process.env.PIXGATE_ROOT, 'src/pix/index.ts')).href)
+  : import('../../src/pix/index.js'))) as typeof import('../../src/pix/index.js');
+const { buildStaticBrCode, newTxid, qrPngDataUrl } = pix;
 
 const pool = createPool(process.env.DATABASE_URL!, 20);
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_ceiling (

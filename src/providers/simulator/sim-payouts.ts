@@ -29,8 +29,12 @@ const failsOnItsOwn = (p: Pick<SimPayoutRow, 'pix_key' | 'pix_key_type'>) =>
 
 const completed = (): SimSettlement => ({ status: 'COMPLETED', endToEndId: newEndToEndId(SIM_PAYOUT_ISPB, new Date()) });
 
-const scheduleSettlement = (db: Executor, withdrawalId: string, runAt: Date) =>
-  enqueue(db, SETTLE_TASK, { withdrawalId }, { runAt, jobKey: `${SETTLE_TASK}:${withdrawalId}` });
+// A settlement due now is queued without run_at: a run_at from this clock lies just past the
+// transaction's now(), so the job would wait for the next poll instead of being picked up at once.
+const scheduleSettlement = (db: Executor, withdrawalId: string, delayMs: number) =>
+  enqueue(db, SETTLE_TASK, { withdrawalId }, {
+    runAt: delayMs > 0 ? new Date(Date.now() + delayMs) : undefined, jobKey: `${SETTLE_TASK}:${withdrawalId}`,
+  });
 
 export function simulatedPayouts(rt: Runtime): Pick<PixProvider, 'sendPayout' | 'getPayout'> {
   return {
@@ -38,7 +42,7 @@ export function simulatedPayouts(rt: Runtime): Pick<PixProvider, 'sendPayout' | 
     sendPayout: (input) =>
       withTransaction(rt.pool, async (tx) => {
         if (!(await insertSimPayout(tx, input))) return resultOf((await selectSimPayout(tx, input.withdrawalId))!);
-        await scheduleSettlement(tx, input.withdrawalId, new Date(Date.now() + rt.config.simPayoutDelayMs));
+        await scheduleSettlement(tx, input.withdrawalId, rt.config.simPayoutDelayMs);
         return { status: 'PROCESSING' };
       }),
     getPayout: async (withdrawalId) => {
@@ -49,7 +53,7 @@ export function simulatedPayouts(rt: Runtime): Pick<PixProvider, 'sendPayout' | 
       // that is overdue (the core's recovery asks), it schedules the settlement again; settling twice is
       // harmless, and a new job under the key retires the dead one.
       if (p.status === 'PROCESSING' && Date.now() >= p.created_at.getTime() + rt.config.simPayoutDelayMs) {
-        await scheduleSettlement(rt.pool, withdrawalId, new Date());
+        await scheduleSettlement(rt.pool, withdrawalId, 0);
       }
       return resultOf(p);
     },
