@@ -36,7 +36,8 @@ export async function createMerchantAccounts(tx: Tx, merchantId: string): Promis
 /**
  * Writes one balanced set of entries and moves the merchant balances in the caller's transaction.
  * Zero entries are dropped. A merchant balance that would go negative aborts the whole posting with
- * INSUFFICIENT_BALANCE naming that merchant (the CHECK constraint backs this up).
+ * INSUFFICIENT_BALANCE naming that merchant (the CHECK constraint backs this up). A credit to a balance
+ * row another transaction holds does not wait: it is left pending on it (migration 0006).
  */
 export async function post(tx: Tx, posting: Posting): Promise<number> {
   const entries = posting.entries.filter((e) => e.amount !== 0);
@@ -62,18 +63,25 @@ export interface Balance {
   blocked: number;
 }
 
+// A merchant balance is its row plus the credits still pending on it (migration 0006), read together.
+const WITH_PENDING = 'a.balance + coalesce((SELECT sum(p.amount) FROM ledger_pending_credits p WHERE p.account_id = a.id), 0)';
+
 export async function getBalance(db: Executor, merchantId: string): Promise<Balance> {
   const { rows } = await db.query<{ kind: string; balance: number }>(
-    'SELECT kind, balance FROM ledger_accounts WHERE merchant_id = $1',
+    `SELECT a.kind, (${WITH_PENDING})::bigint AS balance FROM ledger_accounts a WHERE a.merchant_id = $1`,
     [merchantId],
   );
   const of = (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? 0;
   return { available: of('AVAILABLE'), pending: of('PENDING'), blocked: of('BLOCKED') };
 }
 
-/** Locks a merchant's account row and reads it: for rules that depend on the current balance. */
+/**
+ * Locks a merchant's account row and reads its balance: for rules that depend on the current balance.
+ * Credits that commit after the read can only raise it, so a check made on it stays true. NO KEY UPDATE,
+ * as ledger_post takes it: it excludes other postings but not the foreign key checks of pending credits.
+ */
 export async function lockBalance(tx: Tx, merchantId: string, kind: MerchantAccountKind): Promise<number> {
-  const { rows } = await tx.query<{ balance: number }>('SELECT balance FROM ledger_accounts WHERE id = $1 FOR UPDATE', [
+  const { rows } = await tx.query<{ balance: number }>(`SELECT (${WITH_PENDING})::bigint AS balance FROM ledger_accounts a WHERE a.id = $1 FOR NO KEY UPDATE`, [
     merchantAccount(merchantId, kind),
   ]);
   return rows[0]?.balance ?? 0;
