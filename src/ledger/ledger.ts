@@ -81,8 +81,11 @@ export async function getBalance(db: Executor, merchantId: string): Promise<Bala
  * as ledger_post takes it: it excludes other postings but not the foreign key checks of pending credits.
  */
 export async function lockBalance(tx: Tx, merchantId: string, kind: MerchantAccountKind): Promise<number> {
-  const { rows } = await tx.query<{ balance: number }>(`SELECT (${WITH_PENDING})::bigint AS balance FROM ledger_accounts a WHERE a.id = $1 FOR NO KEY UPDATE`, [
-    merchantAccount(merchantId, kind),
-  ]);
+  const account = merchantAccount(merchantId, kind);
+  // Lock first, read after: a statement that waited for the lock re-reads the row as committed by the
+  // holder but keeps its older snapshot for other tables, so it would still see the pending credits the
+  // holder folded into the row and count them twice. The second statement's fresh snapshot cannot.
+  await tx.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR NO KEY UPDATE', [account]);
+  const { rows } = await tx.query<{ balance: number }>(`SELECT (${WITH_PENDING})::bigint AS balance FROM ledger_accounts a WHERE a.id = $1`, [account]);
   return rows[0]?.balance ?? 0;
 }

@@ -106,3 +106,33 @@ describe('pending credits', () => {
     expect(await verifyLedger(t.pool)).toEqual([]);
   });
 });
+
+describe('lockBalance after waiting for a holder that folds pending credits', () => {
+  it('counts each credit once', async () => {
+    const m = await t.merchant();
+    await credit(m.id, 100);
+    const holder = await t.pool.connect();
+    await holder.query('BEGIN');
+    await lockBalance(holder, m.id, 'available');
+    await credit(m.id, 40); // the row is held: left pending
+    expect(await pending(m.id)).toEqual([40]);
+    const waiter = await t.pool.connect();
+    try {
+      await waiter.query('BEGIN');
+      const read = lockBalance(waiter, m.id, 'available'); // waits for the holder
+      await new Promise((r) => setTimeout(r, 100));
+      // The holder posts (folding the pending 40 into the row) and commits.
+      await post(holder, { kind: 'TEST_DEBIT', reference: 'test', entries: [
+        { account: merchantAccount(m.id, 'available'), amount: -10 }, { account: FEE_REVENUE, amount: 10 },
+      ] });
+      await holder.query('COMMIT');
+      expect(await read).toBe(130);
+      await waiter.query('COMMIT');
+    } finally {
+      holder.release();
+      waiter.release();
+    }
+    expect((await getBalance(t.pool, m.id)).available).toBe(130);
+    expect(await verifyLedger(t.pool)).toEqual([]);
+  });
+});
