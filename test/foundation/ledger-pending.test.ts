@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { charge, fund } from '../support/ledger.js';
 import { withTransaction } from '../../src/platform/db.js';
-import { FEE_REVENUE, getBalance, lockBalance, merchantAccount, post, PSP_CLEARING } from '../../src/ledger/ledger.js';
+import { FEE_REVENUE, getBalance, lockBalance, merchantAccount, post } from '../../src/ledger/ledger.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
 
 // Credits to a balance row another transaction holds are left pending (migration 0006) instead of waiting.
@@ -9,14 +10,8 @@ let t: TestContext;
 beforeAll(async () => { t = await createTestContext({}, { worker: false }); });
 afterAll(async () => { await t?.close(); });
 
-const credit = (merchantId: string, amount: number) => withTransaction(t.pool, (tx) => post(tx, {
-  kind: 'TEST_CREDIT', reference: 'test',
-  entries: [{ account: PSP_CLEARING, amount: -amount }, { account: merchantAccount(merchantId, 'available'), amount }],
-}));
-const debit = (merchantId: string, amount: number) => withTransaction(t.pool, (tx) => post(tx, {
-  kind: 'TEST_DEBIT', reference: 'test',
-  entries: [{ account: merchantAccount(merchantId, 'available'), amount: -amount }, { account: FEE_REVENUE, amount }],
-}));
+const credit = (merchantId: string, amount: number) => fund(t.pool, merchantId, amount);
+const debit = (merchantId: string, amount: number) => charge(t.pool, merchantId, amount);
 const pending = async (merchantId: string) =>
   (await t.pool.query<{ amount: number }>('SELECT amount FROM ledger_pending_credits WHERE account_id = $1 ORDER BY transaction_id', [
     merchantAccount(merchantId, 'available'),

@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { charge, fund } from '../support/ledger.js';
 import { withTransaction } from '../../src/platform/db.js';
-import { FEE_REVENUE, merchantAccount, post, PSP_CLEARING } from '../../src/ledger/ledger.js';
+import { merchantAccount, post, PSP_CLEARING } from '../../src/ledger/ledger.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
 
 let t: TestContext;
 beforeAll(async () => { t = await createTestContext({}, { worker: false }); });
 afterAll(async () => { await t?.close(); });
 
-const credit = (merchantId: string, amount: number) => withTransaction(t.pool, (tx) => post(tx, {
-  kind: 'TEST_CREDIT', reference: 'test',
-  entries: [{ account: PSP_CLEARING, amount: -amount }, { account: merchantAccount(merchantId, 'available'), amount }],
-}));
-const debit = (merchantId: string, amount: number) => withTransaction(t.pool, (tx) => post(tx, {
-  kind: 'TEST_DEBIT', reference: 'test',
-  entries: [{ account: merchantAccount(merchantId, 'available'), amount: -amount }, { account: FEE_REVENUE, amount }],
-}));
+const credit = (merchantId: string, amount: number) => fund(t.pool, merchantId, amount);
+const debit = (merchantId: string, amount: number) => charge(t.pool, merchantId, amount);
 const available = async (id: string) => (await t.request('GET', `/admin/merchants/${id}`, { headers: { authorization: 'Bearer test-admin-token' } })).body.data.balance.available;
 
 describe('ledger', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TestContext } from '../support/context.js';
-import { fund } from './fund.js';
+import { fund } from '../support/ledger.js';
 
 export const CREATED_FIELDS = ['amount', 'createdAt', 'description', 'fee', 'id', 'status'];
 export const LIST_FIELDS = [...CREATED_FIELDS, 'completedAt', 'failedReason'].sort();
