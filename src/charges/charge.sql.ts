@@ -26,18 +26,8 @@ export interface SplitRow {
   amount: number;
 }
 
-export interface NewCharge {
-  id: string;
-  merchant_id: string;
-  customer_id: string | null;
-  amount: number;
-  txid: string;
-  br_code: string;
-  description: string | null;
-  fee: number;
-  net_amount: number;
-  expires_at: Date;
-}
+export type NewCharge = Pick<ChargeRow,
+  'id' | 'merchant_id' | 'customer_id' | 'amount' | 'txid' | 'br_code' | 'description' | 'fee' | 'net_amount' | 'expires_at'>;
 
 /** Creation time is the transaction's now_ms(), so expires_at = created_at + expiresIn exactly. */
 export async function selectExpiresAt(tx: Tx, expiresIn: number): Promise<Date> {

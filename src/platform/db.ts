@@ -60,23 +60,20 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     let broken = false;
+    let inWork = false; // only failures of the command itself may have their answer committed
     try {
       await client.query('BEGIN');
       if (hook) await hook.begin(client);
-      let result: T;
-      try {
-        result = await fn(client);
-      } catch (err) {
-        if (hook && !isRetryable(err) && (await hook.onFailure(client, err))) await client.query('COMMIT');
-        else await client.query('ROLLBACK');
-        throw err;
-      }
+      inWork = true;
+      const result = await fn(client);
+      inWork = false;
       if (hook) await hook.beforeCommit(client, result);
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => (broken = true));
-      if (isRetryable(err) && attempt < MAX_ATTEMPTS) continue;
+      const answered = inWork && !!hook && !isRetryable(err) && (await hook.onFailure(client, err).catch(() => false));
+      await client.query(answered ? 'COMMIT' : 'ROLLBACK').catch(() => (broken = true));
+      if (!answered && isRetryable(err) && attempt < MAX_ATTEMPTS) continue;
       throw err;
     } finally {
       client.release(broken);
