@@ -1,5 +1,5 @@
 import { selectActiveCustomer } from '../customers/customer.sql.js';
-import { emitEvent } from '../events/events.js';
+import { eventCtes } from '../events/events.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { storeName } from '../merchants/merchant.service.js';
 import { withTransaction, type Executor, type TransactionHook } from '../platform/db.js';
@@ -9,7 +9,7 @@ import { keysetPage, type Page, type PageRequest } from '../platform/pagination.
 import type { Runtime } from '../runtime.js';
 import type { Charge, ChargeCreate, ChargeListFilters, ChargeWithImage } from './charge.schemas.js';
 import { assertCanCharge, chargeFee, checkTicket, netAmount, resolveSplit } from './charge.rules.js';
-import { insertCharge, insertSplits, selectExpiresAt } from './charge.sql.js';
+import { CHARGE_EVENT_FIRST_PARAM, insertCharge, type NewCharge } from './charge.sql.js';
 import { listChargesQuery, type ChargeViewRow } from './charge-view.sql.js';
 import { insertedChargeView, loadCharge, toCharge, withImage } from './charge.view.js';
 
@@ -17,38 +17,46 @@ const DEFAULT_EXPIRES_IN = 86_400;
 
 /**
  * POST /transparents/create. Checks run in the order schema (400) → KYC and PIX key (403) → the rest
- * (400); the provider issues the BR Code inside the transaction, after the idempotency key is held,
- * so a duplicate request never issues a second code. CHARGE_CREATED commits with the charge. Its
- * expiry job is scheduled later, by the sweep of charge-expiry.ts, not here.
+ * (400). The charge, its split and CHARGE_CREATED are one statement (charge.sql.ts), run in a
+ * transaction only when something else must hold with it: a customer kept from deletion until the
+ * charge commits, or an idempotency key — held before the provider issues the BR Code, so a duplicate
+ * request never issues a second code. The expiry job is scheduled later, by the sweep of
+ * charge-expiry.ts, not here.
  */
 export async function createCharge(rt: Runtime, merchant: MerchantRow, input: ChargeCreate, hook?: TransactionHook<ChargeWithImage>): Promise<ChargeWithImage> {
   assertCanCharge(merchant);
   checkTicket(merchant, input.amount);
   const fee = chargeFee(merchant, input.amount);
-  return withTransaction(rt.pool, async (tx) => {
+  const create = async (db: Executor): Promise<ChargeWithImage> => {
     // FOR SHARE: a concurrent delete waits, so a charge is never linked to a customer deleted meanwhile.
-    const customer = input.customerId === undefined ? undefined : await selectActiveCustomer(tx, merchant.id, input.customerId, true);
+    const customer = input.customerId === undefined ? undefined : await selectActiveCustomer(db, merchant.id, input.customerId, true);
     if (input.customerId !== undefined && !customer) throw validationError('customerId', 'not found');
-    const split = await resolveSplit(tx, merchant.id, input.amount, input.split ?? []);
+    const split = await resolveSplit(db, merchant.id, input.amount, input.split ?? []);
     const net = netAmount(input.amount, fee, split);
     const id = newId('chg');
-    const expiresAt = await selectExpiresAt(tx, input.expiresIn ?? DEFAULT_EXPIRES_IN);
+    const expiresIn = input.expiresIn ?? DEFAULT_EXPIRES_IN;
     const description = input.description ?? null;
     const issued = await rt.provider
       .createCharge({
-        chargeId: id, amount: input.amount, expiresAt, description,
+        chargeId: id, amount: input.amount, expiresIn, description,
         merchant: { pixKey: merchant.pix_key!, name: storeName(merchant) ?? merchant.user_name, city: merchant.city },
       })
       .catch(() => { throw new AppError('PROVIDER_ERROR', 'The PIX provider could not issue the charge; nothing was created'); });
-    const inserted = await insertCharge(tx, {
+    const charge: NewCharge = {
       id, merchant_id: merchant.id, customer_id: input.customerId ?? null, amount: input.amount, txid: issued.txid,
-      br_code: issued.brCode, description, fee, net_amount: net, expires_at: expiresAt,
-    });
-    await insertSplits(tx, id, merchant.id, split);
-    const row = insertedChargeView(inserted, split, customer);
-    await emitEvent(tx, { merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(row, { phone: true }) });
-    return withImage(toCharge(row, { phone: false }));
-  }, hook);
+      br_code: issued.brCode, description, fee, net_amount: net, expires_in: expiresIn,
+    };
+    // The event's data is the view the insert will return; only its two timestamps come from SQL.
+    const pending = insertedChargeView({
+      id, amount: input.amount, status: 'PENDING', txid: issued.txid, br_code: issued.brCode, description, fee, net_amount: net,
+      created_at: new Date(0), expires_at: new Date(0), paid_at: null, end2end_id: null,
+    }, split, customer);
+    const event = eventCtes({ merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(pending, { phone: true }) },
+      CHARGE_EVENT_FIRST_PARAM, { from: 'charge c', times: { createdAt: 'c.created_at', expiresAt: 'c.expires_at' } });
+    const inserted = await insertCharge(db, charge, split, event);
+    return withImage(toCharge(insertedChargeView(inserted, split, customer), { phone: false }));
+  };
+  return hook || input.customerId !== undefined ? withTransaction(rt.pool, create, hook) : create(rt.pool);
 }
 
 /** GET /transparents/check: the charge with its image and complete customer. */

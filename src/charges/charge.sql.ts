@@ -27,39 +27,45 @@ export interface SplitRow {
 }
 
 export type NewCharge = Pick<ChargeRow,
-  'id' | 'merchant_id' | 'customer_id' | 'amount' | 'txid' | 'br_code' | 'description' | 'fee' | 'net_amount' | 'expires_at'>;
-
-/** Creation time is the transaction's now_ms(), so expires_at = created_at + expiresIn exactly. */
-export async function selectExpiresAt(tx: Tx, expiresIn: number): Promise<Date> {
-  const { rows } = await tx.query<{ at: Date }>('SELECT now_ms() + make_interval(secs => $1) AS at', [expiresIn]);
-  return rows[0]!.at;
-}
+  'id' | 'merchant_id' | 'customer_id' | 'amount' | 'txid' | 'br_code' | 'description' | 'fee' | 'net_amount'> & {
+  /** Seconds from creation: expires_at = created_at + expires_in exactly, both from the transaction's now_ms(). */
+  expires_in: number;
+};
 
 /** The columns of the view (charge-view.sql.ts) that come from the charges row itself. */
 export type InsertedCharge = Pick<ChargeViewRow,
   'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'expires_at' | 'paid_at' | 'end2end_id' | 'fee' | 'net_amount'>;
 
-/** Returns the row as the view reads it, so that creation needs no second read (charge.view.ts). */
-export async function insertCharge(tx: Tx, c: NewCharge): Promise<InsertedCharge> {
-  const { rows } = await tx.query<InsertedCharge>(
-    `INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-     RETURNING id, created_at, amount, charge_status(status, expires_at) AS status, txid, br_code, description,
-       expires_at, paid_at, end2end_id, fee, net_amount`,
-    [c.id, c.merchant_id, c.customer_id, c.amount, c.txid, c.br_code, c.description, c.fee, c.net_amount, c.expires_at],
+/**
+ * A charge, its split entries and its CHARGE_CREATED event (`event`: events.ts eventCtes over the
+ * `charge` CTE, its parameters numbered from CHARGE_EVENT_FIRST_PARAM) in one statement — atomic on its own, so a create
+ * without a customer to lock needs no BEGIN and COMMIT. Returns the row as the view reads it, so that
+ * creation needs no second read (charge.view.ts).
+ */
+export async function insertCharge(db: Executor, c: NewCharge, split: SplitEntry[], event: { sql: string; params: unknown[] }): Promise<InsertedCharge> {
+  const { rows } = await db.query<InsertedCharge>(
+    `WITH charge AS (
+       INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now_ms() + make_interval(secs => $10))
+       RETURNING id, created_at, amount, charge_status(status, expires_at) AS status, txid, br_code, description,
+         expires_at, paid_at, end2end_id, fee, net_amount),
+     splits AS (
+       INSERT INTO charge_splits (charge_id, merchant_id, position, recipient_id, mode, value, amount)
+       SELECT $1, $2, s.ord - 1, s.recipient, s.mode, s.value, s.amount
+       FROM unnest($11::text[], $12::text[], $13::bigint[], $14::bigint[]) WITH ORDINALITY AS s(recipient, mode, value, amount, ord)),
+     ${event.sql}
+     SELECT charge.*, (SELECT count(*) FROM fanout) AS deliveries FROM charge`,
+    [
+      c.id, c.merchant_id, c.customer_id, c.amount, c.txid, c.br_code, c.description, c.fee, c.net_amount, c.expires_in,
+      split.map((s) => s.merchantId), split.map((s) => s.mode), split.map((s) => s.value), split.map((s) => s.amount),
+      ...event.params,
+    ],
   );
   return rows[0]!;
 }
 
-export async function insertSplits(tx: Tx, chargeId: string, merchantId: string, split: SplitEntry[]): Promise<void> {
-  if (split.length === 0) return;
-  await tx.query(
-    `INSERT INTO charge_splits (charge_id, merchant_id, position, recipient_id, mode, value, amount)
-     SELECT $1, $2, s.ord - 1, s.recipient, s.mode, s.value, s.amount
-     FROM unnest($3::text[], $4::text[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS s(recipient, mode, value, amount, ord)`,
-    [chargeId, merchantId, split.map((s) => s.merchantId), split.map((s) => s.mode), split.map((s) => s.value), split.map((s) => s.amount)],
-  );
-}
+/** The first parameter number insertCharge leaves to its event. */
+export const CHARGE_EVENT_FIRST_PARAM = 15;
 
 export async function selectSplits(db: Executor, chargeId: string): Promise<SplitRow[]> {
   const { rows } = await db.query<SplitRow>('SELECT recipient_id, amount FROM charge_splits WHERE charge_id = $1 ORDER BY position', [chargeId]);

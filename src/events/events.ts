@@ -19,28 +19,65 @@ export interface NewEvent {
   callbackUrl?: string | null;
 }
 
+/** An ISO-8601 UTC timestamp in SQL, exactly as Date.prototype.toISOString() writes it (now_ms() keeps milliseconds). */
+export const isoSql = (expr: string): string => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The text of `JSON.stringify(data)` cut around the top-level string fields named in `times`, whose
+ * values only SQL knows (timestamps of a row inserted in the same statement): parts[0], the first such
+ * field's value, parts[1], … Key order is kept; `exprs` are the SQL expressions in that order.
+ */
+function jsonAround(data: unknown, times: Record<string, string>): { parts: string[]; exprs: string[] } {
+  if (Object.keys(times).length === 0) return { parts: [JSON.stringify(data)], exprs: [] };
+  const parts: string[] = [];
+  const exprs: string[] = [];
+  let text = '{';
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if (value === undefined) continue;
+    text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:`;
+    const expr = times[key];
+    if (expr === undefined) {
+      text += JSON.stringify(value);
+    } else {
+      parts.push(`${text}"`);
+      exprs.push(expr);
+      text = '"';
+    }
+  }
+  parts.push(`${text}}`);
+  return { parts, exprs };
+}
+
+/**
+ * Two CTEs, `event` (the INSERT) and `fanout` (its webhook deliveries), to put in a statement whose
+ * parameters so far are $1..$(first−1); the query must read `fanout` for the deliveries to be queued.
+ * `times` (field → SQL expression over `from`) leaves timestamp fields of `data` to SQL.
+ * The delivery body is serialised once, here, so every attempt sends the same bytes and `data` keeps its
+ * API key order; its createdAt is the transaction's own clock (now_ms(), as every other row of the state
+ * change carries it).
+ */
+export function eventCtes(event: NewEvent, first: number, o: { times?: Record<string, string>; from?: string } = {}): { sql: string; params: unknown[] } {
+  const { parts, exprs } = jsonAround(event.data, o.times ?? {});
+  const params: unknown[] = [newId('evt'), event.merchantId, event.type, event.callbackUrl ? callbackUrlKey(event.callbackUrl) : null];
+  const p = (value: unknown) => `$${first + params.push(value) - 1}`;
+  const [id, merchant, type, callbackUrl] = params.map((_, i) => `$${first + i}`);
+  const data = parts.map((part, i) => `${p(part)}::text${i < exprs.length ? ` || ${isoSql(exprs[i]!)}` : ''}`).join(' || ');
+  const head = `${JSON.stringify({ id: params[0], event: event.type }).slice(0, -1)},"createdAt":"`;
+  const sql = `event AS (
+       INSERT INTO events (id, merchant_id, type, data, callback_url, body)
+       SELECT ${id}, ${merchant}, ${type}, d.data::jsonb, ${callbackUrl}::text, ${p(head)}::text || ${isoSql('now_ms()')} || '","data":' || d.data || '}'
+       FROM ${o.from ? `${o.from}, ` : ''}LATERAL (SELECT ${data} AS data) d
+       RETURNING id, merchant_id, type, callback_url),
+     fanout AS (${fanOutFrom('event')})`;
+  return { sql, params };
+}
+
 /**
  * Records an event in the transaction of the state change that causes it, so an event exists if and
- * only if the change committed; webhook deliveries fan out from it in the same transaction.
- * The delivery body is serialised once, here, so every attempt sends the same bytes and `data`
- * keeps its API key order.
+ * only if the change committed; webhook deliveries fan out from it in the same statement.
  */
 export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
-  const id = newId('evt');
-  const callbackUrl = event.callbackUrl ? callbackUrlKey(event.callbackUrl) : null;
-  const data = JSON.stringify(event.data);
-  // The body is JSON.stringify({ id, event, createdAt, data }); createdAt is the transaction's own
-  // clock (now_ms(), as every other row of the state change carries it), so SQL writes it between the
-  // two halves — one round trip instead of reading the clock first.
-  // The webhook fan-out runs in the same statement, on the inserted row.
-  const head = `${JSON.stringify({ id, event: event.type }).slice(0, -1)},"createdAt":"`;
-  await tx.query(
-    `WITH event AS (
-       INSERT INTO events (id, merchant_id, type, data, callback_url, body)
-       VALUES ($1, $2, $3, $4, $5, $6 || to_char(now_ms() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || $7)
-       RETURNING id, merchant_id, type, callback_url)
-     ${fanOutFrom('event')}`,
-    [id, event.merchantId, event.type, data, callbackUrl, head, `","data":${data}}`],
-  );
-  return id;
+  const { sql, params } = eventCtes(event, 1);
+  await tx.query(`WITH ${sql} SELECT count(*) FROM fanout`, params);
+  return params[0] as string;
 }

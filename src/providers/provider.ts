@@ -32,7 +32,8 @@ export interface PixProvider {
 export interface CreateChargeInput {
   chargeId: string;
   amount: number;
-  expiresAt: Date;
+  /** Seconds of validity from now (API Pix `calendario.expiracao`). */
+  expiresIn: number;
   description: string | null;
   /** The receiving merchant's own key and the name and city shown in the BR Code. */
   merchant: { pixKey: string; name: string; city: string };

@@ -52,6 +52,21 @@ describe('POST /transparents/create', () => {
     expect(created.data.customer.phone).toBe('+5511988887777');
   });
 
+  it('without a customer (no transaction), CHARGE_CREATED carries the split and exact timestamps, its body in API key order', async () => {
+    const recipient = await t.merchant();
+    const c = await createCharge(t, m, { amount: 2000, expiresIn: 3600, split: [{ merchantId: recipient.id, mode: 'PERCENT', value: 25 }] });
+    const { rows: [event] } = await t.pool.query<{ data: unknown; body: string }>(
+      "SELECT data, body FROM events WHERE merchant_id = $1 AND type = 'CHARGE_CREATED' AND data->>'id' = $2", [m.id, c.id],
+    );
+    const checked = (await t.request('GET', `/transparents/check?id=${c.id}`, { key: m.key })).body.data;
+    const { imageBase64: _image, ...withoutImage } = checked;
+    expect(event!.data).toEqual(withoutImage);
+    expect(checked.split).toEqual([{ merchantId: recipient.id, mode: 'PERCENT', value: 25, amount: 500 }]);
+    expect(Date.parse(checked.expiresAt) - Date.parse(checked.createdAt)).toBe(3_600_000);
+    const body = JSON.parse(event!.body);
+    expect(JSON.stringify(body.data)).toBe(JSON.stringify(withoutImage));
+  });
+
   it('links a customer: {id, name, taxId, email} on create and list, plus phone on check', async () => {
     const taxId = validTaxId();
     const cust = (await t.request('POST', '/customers', {

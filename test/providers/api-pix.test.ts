@@ -340,7 +340,7 @@ describe('wiring', () => {
     const config = { ...t.rt.config, apiPix: { ...t.rt.config.apiPix!, receiverKey: 'recebimentos@pixgate.example' } };
     const provider = createApiPixProvider({ ...t.rt, config });
     const issued = await provider.createCharge({
-      chargeId: 'chg_x', amount: 990, expiresAt: new Date(Date.now() + 60_000), description: null,
+      chargeId: 'chg_x', amount: 990, expiresIn: 60, description: null,
       merchant: { pixKey: randomUUID(), name: 'Loja', city: 'SAO PAULO' },
     });
     expect(psp.cobs.get(issued.txid)).toMatchObject({ chave: 'recebimentos@pixgate.example', valor: { original: '9.90' } });

@@ -11,9 +11,6 @@ interface CobGerada {
   pixCopiaECola?: string;
 }
 
-/** `calendario.expiracao`: whole seconds from now to the charge's expiry, at least 1 (API Pix wants > 0). */
-const secondsUntil = (at: Date) => Math.max(1, Math.ceil((at.getTime() - Date.now()) / 1000));
-
 /**
  * A PSP speaking BACEN's API Pix v2 (PIX_PROVIDER=api-pix; docs/providers.md): charges are cobs,
  * refunds are devoluções, payouts use the PSP-specific endpoint in api-pix-payouts.ts. Received PIX
@@ -30,7 +27,7 @@ export function createApiPixProvider(rt: Runtime): PixProvider {
     createCharge: async (input) => {
       const txid = newCobTxid();
       const cob = await client.request<CobGerada>('PUT', `/cob/${txid}`, 'PUT /cob/{txid}', {
-        calendario: { expiracao: secondsUntil(input.expiresAt) },
+        calendario: { expiracao: input.expiresIn },
         valor: { original: toValor(input.amount) },
         chave: cfg.receiverKey ?? input.merchant.pixKey,
         ...(input.description ? { solicitacaoPagador: truncate(input.description, 140) } : {}),
