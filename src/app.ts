@@ -51,6 +51,8 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true, l
     },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // One line per request (below) instead of Fastify's two: each is a write system call.
+    disableRequestLogging: true,
     bodyLimit: ONE_MIB,
     return503OnClosing: true,
     // HEAD is another method on a known path: 404 like any other (decisions part 1).
@@ -62,6 +64,9 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true, l
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ req, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   });
   // An empty body with a JSON content type is a request without a body (decisions part 14).
   app.removeContentTypeParser('application/json');

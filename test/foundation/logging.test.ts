@@ -25,6 +25,11 @@ it('writes structured logs that never contain API keys, tokens, tax ids or PIX k
   await app.close();
 
   const lines = logs.trim().split('\n').map((l) => JSON.parse(l));
-  expect(lines.some((l) => l.reqId && l.req?.url)).toBe(true);
+  // One line per request, with its method, URL, status and duration.
+  const requests = lines.filter((l) => l.reqId && l.req);
+  expect(requests.map((l) => [l.msg, l.req.method, l.res?.statusCode])).toEqual([
+    ['request completed', 'POST', 201], ['request completed', 'POST', 201], ['request completed', 'GET', 200], ['request completed', 'GET', 401],
+  ]);
+  expect(requests.every((l) => typeof l.responseTime === 'number')).toBe(true);
   for (const secret of [key, key.slice(4), ADMIN_TOKEN, pixKey, taxId, 'log@example.com']) expect(logs).not.toContain(secret);
 });
