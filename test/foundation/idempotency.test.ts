@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneIdempotencyKeys } from '../../src/platform/http/idempotency-retention.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 let t: TestContext;
@@ -92,5 +93,26 @@ describe('Idempotency-Key', () => {
       expect(res.body.message).toMatch(/^Idempotency-Key: /);
     }
     expect(await customerCount('header@example.com')).toBe(0);
+  });
+
+  it('honours an answer for 24 hours; the hourly sweep then deletes it, and the key runs the command afresh', async () => {
+    const [old, fresh] = [idemKey(), idemKey()];
+    expect((await createCustomer(old, { email: 'aged@example.com' })).status).toBe(201);
+    expect((await createCustomer(fresh, { email: 'fresh@example.com' })).status).toBe(201);
+    await t.pool.query("UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 second' WHERE key = $1", [old]);
+    await t.pool.query("UPDATE idempotency_keys SET created_at = now() - interval '23 hours 59 minutes' WHERE key = $1", [fresh]);
+
+    expect(await pruneIdempotencyKeys(t.pool)).toBeGreaterThanOrEqual(1);
+    const { rows } = await t.pool.query('SELECT key FROM idempotency_keys WHERE key = ANY($1)', [[old, fresh]]);
+    expect(rows.map((r) => r.key)).toEqual([fresh]);
+    expect((await createCustomer(fresh, { email: 'fresh@example.com' })).headers['idempotent-replayed']).toBe('true');
+    const again = await createCustomer(old, { email: 'aged2@example.com' });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('the sweep is queued when a worker starts', async () => {
+    const { rows } = await t.pool.query("SELECT 1 FROM graphile_worker.jobs WHERE key = 'idempotency.prune'");
+    expect(rows).toHaveLength(1);
   });
 });
