@@ -1,8 +1,15 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
+// Derived once per (master, purpose): every webhook delivery opens its endpoint's secret.
+const derived = new Map<string, Buffer>();
+
 /** A purpose-bound key derived from the operator's ENCRYPTION_KEY, so one secret never serves two uses. */
-export const deriveKey = (master: Buffer, purpose: string): Buffer =>
-  Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `pixgate:${purpose}`, 32));
+export function deriveKey(master: Buffer, purpose: string): Buffer {
+  const id = `${master.toString('hex')}:${purpose}`;
+  let key = derived.get(id);
+  if (!key) derived.set(id, (key = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `pixgate:${purpose}`, 32))));
+  return key;
+}
 
 /** AES-256-GCM; the stored text is `v1.<iv>.<tag>.<ciphertext>` in base64url. */
 export function encryptSecret(key: Buffer, plaintext: string): string {
