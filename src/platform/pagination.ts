@@ -94,10 +94,12 @@ export async function keysetPage<Row extends { id: string; created_at: Date }>(
   const id = `${col('id')} COLLATE "C"`;
   const params = [...query.params];
   let sql = query.sql;
+  // The cursor's position is bound right after the list's own filters, here and in the EXISTS below.
+  const n = query.params.length;
+  const beyond = (op: '<' | '>') => ` AND (${col('created_at')}, ${id}) ${op} ($${n + 1}::timestamptz, $${n + 2})`;
   if (pos) {
     params.push(pos.t, pos.i);
-    const op = dir === 'after' ? '<' : '>';
-    sql += ` AND (${col('created_at')}, ${id}) ${op} ($${params.length - 1}::timestamptz, $${params.length})`;
+    sql += beyond(dir === 'after' ? '<' : '>');
   }
   const order = dir === 'after' ? 'DESC' : 'ASC';
   params.push(limit + 1);
@@ -109,6 +111,18 @@ export async function keysetPage<Row extends { id: string; created_at: Date }>(
   const at = (row: Row | undefined, d: Direction) => (row ? cursors.encode(scope, d, { t: row.created_at.toISOString(), i: row.id }) : null);
   const first = items[0];
   const last = items[items.length - 1];
+  if (pos && !first) {
+    // An empty page past a cursor (what was there left the filter, e.g. a PENDING charge was paid) still
+    // points back the way it came when something lies there. Its cursor sits just on this side of the
+    // cursor's own item (no listed item lies in between, or this page would not be empty), so paging
+    // back from it shows that item again.
+    const edge = { t: pos.t, i: dir === 'after' ? '' : `${pos.i}\u007f` };
+    const { rows: [there] } = await db.query<{ found: boolean }>(
+      `SELECT EXISTS (${query.sql}${beyond(dir === 'after' ? '>' : '<')}) AS found`, [...query.params, edge.t, edge.i],
+    );
+    const turned = there?.found ? cursors.encode(scope, dir === 'after' ? 'before' : 'after', edge) : null;
+    return { items, pagination: { hasMore: false, next: dir === 'after' ? null : turned, before: dir === 'after' ? turned : null } };
+  }
   return {
     items,
     pagination: {

@@ -154,3 +154,47 @@ describe('limits and concurrent inserts', () => {
     expect(p2.p).toMatchObject({ hasMore: false, next: null });
   });
 });
+
+describe('an empty page past a cursor', () => {
+  // Customers: a deletion empties the page the cursor pointed into, while items remain on the other side.
+  const customer = async (key: string, email: string) => expectOk(await t.request('POST', '/customers', { key, body: { email } }), 201).id as string;
+  const remove = async (key: string, id: string) => expectOk(await t.request('DELETE', `/customers/${id}`, { key }));
+
+  it('after: points back with before when items precede, else null', async () => {
+    const x = await t.merchant();
+    const [, b] = [await customer(x.key, 'g0@example.com'), await customer(x.key, 'g1@example.com')];
+    const p1 = await page('/customers', 'limit=1', x.key); // [b]
+    const older = (await page('/customers', `limit=1&after=${p1.p.next}`, x.key)).ids[0]!;
+    await remove(x.key, older);
+    const empty = await page('/customers', `limit=1&after=${p1.p.next}`, x.key);
+    expect(empty.ids).toEqual([]);
+    expect(empty.p).toMatchObject({ hasMore: false, next: null, before: expect.any(String) });
+    expect((await page('/customers', `limit=5&before=${empty.p.before}`, x.key)).ids).toEqual([b]);
+    await remove(x.key, b);
+    expect((await page('/customers', `limit=1&after=${p1.p.next}`, x.key)).p).toEqual({ hasMore: false, next: null, before: null });
+  });
+
+  it('before: points on with next when items follow, else null', async () => {
+    const x = await t.merchant();
+    const a = await customer(x.key, 'h0@example.com');
+    await customer(x.key, 'h1@example.com');
+    const p1 = await page('/customers', 'limit=1', x.key);
+    const p2 = await page('/customers', `limit=1&after=${p1.p.next}`, x.key); // [a]
+    await remove(x.key, p1.ids[0]!);
+    const empty = await page('/customers', `limit=1&before=${p2.p.before}`, x.key);
+    expect(empty.ids).toEqual([]);
+    expect(empty.p).toMatchObject({ hasMore: false, before: null, next: expect.any(String) });
+    expect((await page('/customers', `limit=5&after=${empty.p.next}`, x.key)).ids).toEqual([a]);
+  });
+});
+
+describe('limit in the query string', () => {
+  it('is read only as a plain decimal number', async () => {
+    for (const bad of ['0x10', '0b11', '1e1', '%201', '%20%20', '1.5', 'abc']) {
+      expectError(await t.request('GET', `/customers?limit=${bad}`, { key: m.key }), 400, 'VALIDATION_ERROR', 'limit: must be an integer');
+    }
+    expect((await page('/customers', 'limit=2', m.key)).ids).toHaveLength(2);
+    expect((await page('/customers', 'limit=2.0', m.key)).ids).toHaveLength(2);
+    expectError(await t.request('GET', '/customers?limit=0', { key: m.key }), 400, 'VALIDATION_ERROR', 'limit: must be >= 1');
+  });
+});

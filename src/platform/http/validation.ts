@@ -33,8 +33,36 @@ function withTextRule(schema: unknown): unknown {
   return out;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strictAjv : coercingAjv).compile(withTextRule(schema) as object);
+// A number in a query string is read only in its plain decimal form: the coercion's Number() would also
+// take "0x10", "0b11", "1e1" or " 1" (decisions part 1: query parameters are validated like body fields).
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+function numericFields(schema: unknown): Array<[string, string]> {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties).flatMap(([name, s]) => (s.type === 'integer' || s.type === 'number' ? [[name, s.type]] : []));
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  if (httpPart === 'body') return strictAjv.compile(withTextRule(schema) as object);
+  const validate = coercingAjv.compile(withTextRule(schema) as object);
+  const numeric = numericFields(schema);
+  if (numeric.length === 0) return validate;
+  const check: Validate = (data) => {
+    for (const [name, type] of numeric) {
+      const value = (data as Record<string, unknown> | null)?.[name];
+      if (typeof value === 'string' && !DECIMAL.test(value)) {
+        check.errors = [{ keyword: 'type', instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, params: { type } }];
+        return false;
+      }
+    }
+    const valid = validate(data);
+    check.errors = validate.errors;
+    return valid;
+  };
+  return check;
+};
 
 /** `/split/0/merchantId` → `split[0].merchantId` */
 function fieldPath(pointer: string): string {
