@@ -71,6 +71,11 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true, l
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  // `/customers/` routes to `/customers/:id` with an empty id: a path that names nothing, so 404 like an
+  // unknown route, before auth (decisions part 1).
+  app.addHook('onRequest', async (req, reply) => {
+    if (Object.values(req.params as Record<string, string>).includes('')) return notFoundHandler(req, reply);
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });

@@ -31,6 +31,13 @@ describe('routing and envelope', () => {
     if (method !== 'HEAD') expectError(res, 404, 'NOT_FOUND');
   });
 
+  it.each([['GET', '/customers/'], ['DELETE', '/customers/'], ['GET', '/webhooks/'], ['GET', '/webhooks//deliveries'], ['GET', '/withdrawals/']])(
+    '%s %s (an empty id) is 404 NOT_FOUND, with or without auth', async (method, url) => {
+      expectError(await t.request(method, url), 404, 'NOT_FOUND');
+      expectError(await t.request(method, url, { key: m.key }), 404, 'NOT_FOUND');
+    },
+  );
+
   it('an unknown route is 404 whatever its body (malformed, oversized, other type), with or without auth', async () => {
     expectError(await t.request('POST', '/nope', { payload: '{bad', headers: json }), 404, 'NOT_FOUND');
     expectError(await t.request('POST', '/nope', { key: m.key, payload: '{bad', headers: json }), 404, 'NOT_FOUND');
