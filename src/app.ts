@@ -9,7 +9,7 @@ import { adminAuth, merchantAuth } from './auth/auth.hooks.js';
 import { AppError } from './platform/errors.js';
 import { ErrorEnvelope } from './platform/http/envelope.js';
 import { errorHandler, notFoundHandler, routingErrorHandler } from './platform/http/error-handler.js';
-import { registerIdempotency } from './platform/http/idempotency.js';
+import { documentIdempotencyKey, registerIdempotency } from './platform/http/idempotency.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './platform/http/json-depth.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { storeRoutes } from './store/store.routes.js';
@@ -105,6 +105,11 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true, l
         },
       },
       security: [{ apiKey: [] }],
+    },
+    transformObject: (documents) => {
+      const doc = 'openapiObject' in documents ? documents.openapiObject : documents.swaggerObject;
+      documentIdempotencyKey(doc);
+      return doc;
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

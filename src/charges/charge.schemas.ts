@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp } from '../platform/http/envelope.js';
+import { Nullable, StringEnum as Enum, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
 
-const Enum = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
 export const CHARGE_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'REFUNDED', 'DISPUTED'] as const;
 export type ChargeStatus = (typeof CHARGE_STATUSES)[number];

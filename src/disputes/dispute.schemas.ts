@@ -1,12 +1,13 @@
 import { Type, type Static } from 'typebox';
+import { StringEnum } from '../platform/http/envelope.js';
 
-const Outcome = Type.Unsafe<'ACCEPTED' | 'REJECTED'>({ type: 'string', enum: ['ACCEPTED', 'REJECTED'] });
+const Outcome = StringEnum(['ACCEPTED', 'REJECTED'] as const);
 
 /** Decisions parts 7 and 13: `outcome` appears once the dispute is resolved. */
 export const DisputeSchema = Type.Object({
   id: Type.String(),
   chargeId: Type.String(),
-  status: Type.Unsafe<'OPEN' | 'RESOLVED'>({ type: 'string', enum: ['OPEN', 'RESOLVED'] }),
+  status: StringEnum(['OPEN', 'RESOLVED'] as const),
   outcome: Type.Optional(Outcome),
   blockedAmount: Type.Integer(),
 });

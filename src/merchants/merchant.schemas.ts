@@ -1,12 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { PIX_KEY_TYPES, type PixKeyType } from '../pix/index.js';
-import { Nullable, Timestamp } from '../platform/http/envelope.js';
+import { PIX_KEY_TYPES } from '../pix/index.js';
+import { Nullable, StringEnum, Timestamp } from '../platform/http/envelope.js';
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const NonNegativeCents = Type.Integer({ minimum: 0, maximum: 100_000_000_000 });
 
 export const Kyc = Type.Object({
-  status: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('APPROVED'), Type.Literal('REJECTED')])),
+  status: Type.Optional(StringEnum(['PENDING', 'APPROVED', 'REJECTED'] as const)),
   tradeName: Type.Optional(Nullable(Text(120))),
   legalName: Type.Optional(Nullable(Text(120))),
   fullName: Type.Optional(Nullable(Text(120))),
@@ -15,7 +15,7 @@ export const Kyc = Type.Object({
 
 export const PixKey = Type.Object({
   key: Text(140),
-  type: Type.Unsafe<PixKeyType>({ type: 'string', enum: [...PIX_KEY_TYPES] }),
+  type: StringEnum(PIX_KEY_TYPES),
 });
 
 const contract = {

@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { EVENT_TYPES, type EventType } from '../events/events.js';
-import { Nullable, Timestamp } from '../platform/http/envelope.js';
+import { Nullable, StringEnum, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
 
 const EVENT_LIST = EVENT_TYPES.join(', ');
-const EventName = Type.Unsafe<EventType>({ type: 'string', enum: [...EVENT_TYPES] });
+const EventName = StringEnum(EVENT_TYPES);
 
 export const CreateEndpointBody = Type.Object({
   url: Type.String({

@@ -1,14 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { PIX_KEY_TYPES, type PixKeyType } from '../pix/index.js';
-import { Nullable, Timestamp } from '../platform/http/envelope.js';
+import { PIX_KEY_TYPES } from '../pix/index.js';
+import { Nullable, StringEnum, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhooks/webhook-url.js';
 
 export const WITHDRAWAL_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
-const Status = Type.Unsafe<WithdrawalStatus>({ type: 'string', enum: [...WITHDRAWAL_STATUSES] });
-const KeyType = Type.Unsafe<PixKeyType>({ type: 'string', enum: [...PIX_KEY_TYPES] });
+const Status = StringEnum(WITHDRAWAL_STATUSES);
+const KeyType = StringEnum(PIX_KEY_TYPES);
 
 /** POST /withdrawals (spec 4.4). The key's format, the URL's rules and the merchant limit are checked in the service. */
 export const CreateWithdrawalBody = Type.Object({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receivePayment } from '../../src/charges/charge-payment.js';
 import { newEndToEndId } from '../../src/pix/index.js';
 import { createTestContext, type TestContext } from '../support/context.js';
-import { balance, CHECK_KEYS, check, createCharge, events, expectError, pay, type Merchant } from './support.js';
+import { balance, CHECK_KEYS, check, createCharge, events, expectError, pay } from './support.js';
 
 let t: TestContext;
 beforeAll(async () => { t = await createTestContext(); });

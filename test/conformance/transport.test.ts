@@ -101,6 +101,14 @@ describe('bodies and numbers (decisions parts 1 and 14)', () => {
     expectError(await t.request('POST', '/customers', { key: m.key, payload: '{"email":', headers: json }), 400, 'VALIDATION_ERROR', 'body: invalid JSON');
   });
 
+  it('a value outside a closed set names the set', async () => {
+    const merchant = { userName: 'enum', email: 'enum@example.com' };
+    expectError(await t.admin('POST', '/admin/merchants', { ...merchant, kyc: { status: 'MAYBE' } }), 400, 'VALIDATION_ERROR',
+      'kyc.status: must be one of PENDING, APPROVED, REJECTED');
+    expectError(await t.request('GET', '/withdrawals?status=DONE', { key: m.key }), 400, 'VALIDATION_ERROR',
+      'status: must be one of PENDING, PROCESSING, COMPLETED, FAILED');
+  });
+
   it('a body over 1 MiB: 413 PAYLOAD_TOO_LARGE', async () => {
     const payload = JSON.stringify({ email: 'a@example.com', pad: 'x'.repeat(1024 * 1024) });
     expectError(await t.request('POST', '/customers', { key: m.key, payload, headers: json }), 413, 'PAYLOAD_TOO_LARGE');

@@ -113,6 +113,15 @@ describe('documentation', () => {
     expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/me/store', '/me/balance', '/admin/merchants', '/health']));
     expect(res.body.paths['/admin/merchants'].post.requestBody.content['application/json'].schema.required).toEqual(['userName', 'email']);
   });
+  it('documents Idempotency-Key on every merchant POST, once, and not on operator routes', async () => {
+    await t.request('GET', '/openapi.json');
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    const idempotency = (op: any) => (op.parameters ?? []).filter((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
+    for (const path of ['/customers', '/transparents/create', '/transparents/refund', '/withdrawals', '/webhooks']) {
+      expect(idempotency(doc.paths[path].post)).toHaveLength(1);
+    }
+    expect(idempotency(doc.paths['/admin/merchants'].post)).toHaveLength(0);
+  });
   it('serves a docs page', async () => {
     const res = await t.request('GET', '/docs/');
     expect(res.status).toBe(200);

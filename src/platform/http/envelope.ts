@@ -1,6 +1,9 @@
 import { Type, type TSchema } from 'typebox';
 import { ERROR_STATUS } from '../errors.js';
 
+/** A string of a closed set; its validation error lists the set (`must be one of A, B`). */
+export const StringEnum = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
+
 /** `{ data, error: null, success: true }` — every success answer (spec 1.4). */
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({ data, error: Type.Null(), success: Type.Literal(true) });
@@ -16,7 +19,7 @@ export const ListEnvelope = <T extends TSchema>(item: T) =>
 
 export const ErrorEnvelope = Type.Object(
   {
-    error: Type.Unsafe<keyof typeof ERROR_STATUS>({ type: 'string', enum: Object.keys(ERROR_STATUS) }),
+    error: StringEnum(Object.keys(ERROR_STATUS) as Array<keyof typeof ERROR_STATUS>),
     message: Type.String(),
     success: Type.Literal(false),
   },

@@ -113,6 +113,23 @@ export class IdempotencyScope implements TransactionHook<unknown> {
   }
 }
 
+/** The header in the OpenAPI document, on every POST that a merchant key authenticates. */
+export function documentIdempotencyKey(doc: { paths?: object; security?: unknown }): void {
+  const parameter = {
+    in: 'header', name: 'Idempotency-Key', required: false,
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+    description: 'Replays the first answer (status and body) to the same request under the same key for 24 hours; another request with the key, or one while the first still runs, is IDEMPOTENCY_CONFLICT.',
+  };
+  for (const operations of Object.values(doc.paths ?? {}) as Array<Record<string, Record<string, unknown> | undefined>>) {
+    const post = operations.post;
+    const security = (post?.security ?? doc.security) as Array<Record<string, unknown>> | undefined;
+    const parameters = (post?.parameters ?? []) as Array<{ name?: string }>;
+    if (post && security?.[0] && 'apiKey' in security[0] && !parameters.some((p) => p.name === parameter.name)) {
+      post.parameters = [...parameters, parameter];
+    }
+  }
+}
+
 export function sendReplay(reply: FastifyReply, replay: IdempotentReplay): FastifyReply {
   return reply.code(replay.statusCode).header('idempotent-replayed', 'true').send(replay.body);
 }

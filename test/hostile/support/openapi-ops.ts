@@ -33,7 +33,8 @@ export function operationsOf(doc: any): Operation[] {
         path,
         name: `${method.toUpperCase()} ${path}`,
         auth,
-        params: (op.parameters ?? []).map((p: any) => ({ name: p.name, in: p.in, required: !!p.required, schema: p.schema ?? {} })),
+        // Headers (Idempotency-Key) have cases of their own in generate.ts.
+        params: (op.parameters ?? []).filter((p: any) => p.in !== 'header').map((p: any) => ({ name: p.name, in: p.in, required: !!p.required, schema: p.schema ?? {} })),
         body: op.requestBody?.content?.['application/json']?.schema,
         list: !!successSchema?.properties?.pagination,
       });
