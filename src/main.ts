@@ -68,7 +68,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 async function printWelcome(rt: ReturnType<typeof createRuntime>, base: string): Promise<void> {
-  const seeded = await seedDemoMerchant(rt.pool);
+  // Only with the simulator (decisions part 12): a real PSP would receive charges for a made-up PIX key.
+  const seeded = rt.config.pixProvider === 'simulator' ? await seedDemoMerchant(rt.pool) : null;
   const lines = [`Pixgate listening on ${base}  (API docs: ${base}/docs)`];
   if (rt.config.generated.adminToken) lines.push(`ADMIN_TOKEN (generated, saved in ${rt.config.dataDir}/admin-token): ${rt.config.adminToken}`);
   if (seeded) {
