@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, StringEnum as Enum, Timestamp } from '../platform/http/envelope.js';
+import { Nullable, StringEnum, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
-
 
 export const CHARGE_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'REFUNDED', 'DISPUTED'] as const;
 export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
@@ -18,7 +17,7 @@ export const ChargeCreateBody = Type.Object({
   expiresIn: Type.Optional(Type.Integer({ minimum: 60, maximum: 2_592_000 })),
   split: Type.Optional(Type.Array(Type.Object({
     merchantId: Type.String({ minLength: 1, maxLength: 64 }),
-    mode: Enum(SPLIT_MODES),
+    mode: StringEnum(SPLIT_MODES),
     // PERCENT: a whole percent 1..100 (checked by the service, which names the entry); FIXED: cents.
     value: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
   }), { maxItems: 10 })),
@@ -27,7 +26,7 @@ export const ChargeCreateBody = Type.Object({
 export const ChargeListQuery = Type.Object({
   id: Type.Optional(ChargeId),
   email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
-  status: Type.Optional(Enum(CHARGE_STATUSES)),
+  status: Type.Optional(StringEnum(CHARGE_STATUSES)),
   ...PageQuery,
 });
 
@@ -35,7 +34,7 @@ export const ChargeIdQuery = Type.Object({ id: ChargeId });
 
 export const SplitEntrySchema = Type.Object({
   merchantId: Type.String(),
-  mode: Enum(SPLIT_MODES),
+  mode: StringEnum(SPLIT_MODES),
   value: Type.Integer(),
   amount: Type.Integer(),
 });
@@ -49,8 +48,8 @@ export const RefundSchema = Type.Object({
   id: Type.String(),
   chargeId: Type.String(),
   amount: Type.Integer(),
-  status: Enum(['PENDING', 'COMPLETED', 'FAILED'] as const),
-  reason: Enum(['MERCHANT', 'DISPUTE'] as const),
+  status: StringEnum(['PENDING', 'COMPLETED', 'FAILED'] as const),
+  reason: StringEnum(['MERCHANT', 'DISPUTE'] as const),
   failedReason: Nullable(Type.String()),
   createdAt: Timestamp,
   completedAt: Nullable(Timestamp),
@@ -59,7 +58,7 @@ export const RefundSchema = Type.Object({
 const chargeFields = {
   id: Type.String(),
   amount: Type.Integer(),
-  status: Enum(CHARGE_STATUSES),
+  status: StringEnum(CHARGE_STATUSES),
   txid: Type.String(),
   brCode: Type.String(),
   description: Nullable(Type.String()),

@@ -36,11 +36,14 @@ export type NewCharge = Pick<ChargeRow,
 export type InsertedCharge = Pick<ChargeViewRow,
   'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'expires_at' | 'paid_at' | 'end2end_id' | 'fee' | 'net_amount'>;
 
+/** The first parameter number insertCharge leaves to its event. */
+export const CHARGE_EVENT_FIRST_PARAM = 15;
+
 /**
  * A charge, its split entries and its CHARGE_CREATED event (`event`: events.ts eventCtes over the
- * `charge` CTE, its parameters numbered from CHARGE_EVENT_FIRST_PARAM) in one statement — atomic on its own, so a create
- * without a customer to lock needs no BEGIN and COMMIT. Returns the row as the view reads it, so that
- * creation needs no second read (charge.view.ts).
+ * `charge` CTE, its parameters numbered from CHARGE_EVENT_FIRST_PARAM) in one statement — atomic on
+ * its own, so a create without a customer to lock needs no BEGIN and COMMIT. Returns the row as the
+ * view reads it, so that creation needs no second read (charge.view.ts).
  */
 export async function insertCharge(db: Executor, c: NewCharge, split: SplitEntry[], event: { sql: string; params: unknown[] }): Promise<InsertedCharge> {
   const { rows } = await db.query<InsertedCharge>(
@@ -63,9 +66,6 @@ export async function insertCharge(db: Executor, c: NewCharge, split: SplitEntry
   );
   return rows[0]!;
 }
-
-/** The first parameter number insertCharge leaves to its event. */
-export const CHARGE_EVENT_FIRST_PARAM = 15;
 
 export async function selectSplits(db: Executor, chargeId: string): Promise<SplitRow[]> {
   const { rows } = await db.query<SplitRow>('SELECT recipient_id, amount FROM charge_splits WHERE charge_id = $1 ORDER BY position', [chargeId]);
