@@ -1,7 +1,7 @@
 import { qrPngDataUrl } from '../src/pix/index.js';
 import { SLO_MS, type Benchmark } from './lib/context.js';
-import { freshDatabase, startCeiling, startPixgate } from './lib/env.js';
-import { Fixtures } from './lib/fixtures.js';
+import { startCeiling } from './lib/env.js';
+import { withPixgate } from './lib/rig.js';
 import { HttpClient } from './lib/http.js';
 import { cpuMeter } from './lib/cpu.js';
 import { bestRows, closedLoop, findCapacities, metered, openLoop, type CapacityTarget, type Operation } from './lib/load.js';
@@ -18,11 +18,9 @@ export const chargeCreate: Benchmark = {
   name: 'charge-create',
   describe: 'charge create (with QR PNG) vs bare route, one INSERT, QR alone',
   async run({ server, quick }) {
-    const db = await freshDatabase(server);
-    const pixgate = await startPixgate(db.url);
-    const ceiling = await startCeiling(db.url);
-    const fx = new Fixtures(pixgate.base);
-    try {
+    return withPixgate(server, {}, async ({ url, pixgate, fx, defer }) => {
+      const ceiling = await startCeiling(url);
+      defer(() => ceiling.stop());
       const { key } = await fx.merchant();
       const auth = { authorization: `Bearer ${key}` };
       const targets: Array<{ label: string; client: HttpClient; op: Operation; meter: ReturnType<typeof cpuMeter> }> = [];
@@ -65,10 +63,6 @@ export const chargeCreate: Benchmark = {
       const summary = printTable('charge create vs its ceilings', best, footer);
       const detail = printTable('charge create: every run of the capacity searches', trials);
       return `${summary}\n<details><summary>every run</summary>\n\n${detail}\n</details>\n`;
-    } finally {
-      fx.close();
-      await Promise.all([pixgate.stop(), ceiling.stop()]);
-      await db.drop();
-    }
+    });
   },
 };

@@ -9,32 +9,25 @@
  */
 import { resolve } from 'node:path';
 import { cpuMeter } from './lib/cpu.js';
-import { freshDatabase, load, machine, startDatabaseServer, startPixgate } from './lib/env.js';
-import { Fixtures } from './lib/fixtures.js';
+import { load, machine, startDatabaseServer } from './lib/env.js';
 import { HttpClient } from './lib/http.js';
 import { closedLoop, figures, metered, openLoop } from './lib/load.js';
+import { withPixgate } from './lib/rig.js';
 import { printTable, type Figures } from './lib/stats.js';
 
 const BODY = { method: 'PIX', amount: 1000, description: 'bench' };
 
 async function createRun(server: Awaited<ReturnType<typeof startDatabaseServer>>, root: string, label: string, rate: number): Promise<Figures> {
-  const db = await freshDatabase(server);
-  const pixgate = await startPixgate(db.url, {}, root);
-  const fx = new Fixtures(pixgate.base);
-  const client = new HttpClient(pixgate.base, { maxSockets: 64 });
-  try {
+  return withPixgate(server, { root }, async ({ pixgate, fx, defer }) => {
+    const client = new HttpClient(pixgate.base, { maxSockets: 64 });
+    defer(() => client.close());
     const { key } = await fx.merchant();
     const auth = { authorization: `Bearer ${key}` };
     const op = () => client.expect('POST', '/transparents/create', BODY, 201, auth).then(() => {});
     await closedLoop({ concurrency: 8, durationMs: 1000, op }); // warm-up: JIT, connections, prepared statements
     const result = await metered(cpuMeter(pixgate.child.pid!), () => openLoop({ rate, durationMs: 5000, op }));
     return figures(label, rate, result);
-  } finally {
-    client.close();
-    fx.close();
-    await pixgate.stop();
-    await db.drop();
-  }
+  });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

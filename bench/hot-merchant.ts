@@ -1,11 +1,10 @@
 import { SLO_MS, type Benchmark } from './lib/context.js';
-import { freshDatabase, startPixgate } from './lib/env.js';
-import { Fixtures, pool as mapPool, stockCharges } from './lib/fixtures.js';
+import { withPixgate } from './lib/rig.js';
+import { pool as mapPool, stockCharges } from './lib/fixtures.js';
 import { cpuMeter } from './lib/cpu.js';
 import { bestRows, closedLoop, findCapacities, metered, openLoop, type CapacityTarget, type Operation } from './lib/load.js';
 import { startReceiver } from './lib/receiver.js';
 import { printTable } from './lib/stats.js';
-import { createPool } from '../src/platform/db.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 
 const SPREAD = 100;
@@ -21,12 +20,9 @@ export const hotMerchant: Benchmark = {
   name: 'hot-merchant',
   describe: `payments to 1 hot merchant vs spread over ${SPREAD} merchants (ledger contention)`,
   async run({ server, quick }) {
-    const db = await freshDatabase(server);
-    const pixgate = await startPixgate(db.url);
-    const fx = new Fixtures(pixgate.base);
-    const pool = createPool(db.url, 2);
-    const receiver = await startReceiver(() => {});
-    try {
+    return withPixgate(server, {}, async ({ pixgate, fx, pool, defer }) => {
+      const receiver = await startReceiver(() => {});
+      defer(() => receiver.close());
       // As in production, each merchant listens for CHARGE_PAID: the fan-out is part of the payment.
       const merchants = await mapPool(Array.from({ length: SPREAD }, (_, i) => i), 8, async () => {
         const m = await fx.merchant();
@@ -69,12 +65,6 @@ export const hotMerchant: Benchmark = {
         ]),
         `<details><summary>every run</summary>\n\n${printTable('payments: every run of the capacity searches', trials)}\n</details>\n`,
       ].join('\n');
-    } finally {
-      fx.close();
-      await receiver.close();
-      await pixgate.stop();
-      await pool.end();
-      await db.drop();
-    }
+    });
   },
 };

@@ -1,12 +1,11 @@
 import type { Benchmark } from './lib/context.js';
-import { freshDatabase, startPixgate } from './lib/env.js';
-import { Fixtures, stockCharges } from './lib/fixtures.js';
+import { withPixgate } from './lib/rig.js';
+import { stockCharges } from './lib/fixtures.js';
 import { RequestFailed } from './lib/http.js';
 import { cpuMeter } from './lib/cpu.js';
 import { figures, metered, openLoop } from './lib/load.js';
 import { startReceiver } from './lib/receiver.js';
 import { printTable, summarise } from './lib/stats.js';
-import { createPool } from '../src/platform/db.js';
 
 const RATE = 100;
 
@@ -19,15 +18,12 @@ export const paymentWebhook: Benchmark = {
   name: 'payment-webhook',
   describe: `payment → CHARGE_PAID delivered to a local receiver at ${RATE}/s (end to end)`,
   async run({ server, quick }) {
-    const db = await freshDatabase(server);
-    const pixgate = await startPixgate(db.url);
-    const fx = new Fixtures(pixgate.base);
-    const pool = createPool(db.url, 2);
-    const waiting = new Map<string, (at: number) => void>();
-    const receiver = await startReceiver((a) => {
-      if (a.event.event === 'CHARGE_PAID') waiting.get(a.event.data.id as string)?.(a.at);
-    });
-    try {
+    return withPixgate(server, {}, async ({ pixgate, fx, pool, defer }) => {
+      const waiting = new Map<string, (at: number) => void>();
+      const receiver = await startReceiver((a) => {
+        if (a.event.event === 'CHARGE_PAID') waiting.get(a.event.data.id as string)?.(a.at);
+      });
+      defer(() => receiver.close());
       const durationMs = quick ? 3000 : 10_000;
       const { id, key } = await fx.merchant();
       await fx.endpoint(key, `${receiver.url}/pix`, ['CHARGE_PAID']);
@@ -61,12 +57,6 @@ export const paymentWebhook: Benchmark = {
       return printTable(`payment → CHARGE_PAID webhook, ${RATE} payments/s for ${durationMs / 1000} s`, [pay, e2e], [
         `**p99 pay → webhook = ${e2e.p99.toFixed(1)} ms** (goal < 100 ms at ${RATE}/s); errors ${e2e.errors} (a payment whose webhook never arrived within 20 s counts as an error).`,
       ]);
-    } finally {
-      fx.close();
-      await receiver.close();
-      await pixgate.stop();
-      await pool.end();
-      await db.drop();
-    }
+    });
   },
 };

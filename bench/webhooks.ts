@@ -1,12 +1,11 @@
 import type { Benchmark } from './lib/context.js';
-import { freshDatabase, startPixgate } from './lib/env.js';
-import { Fixtures, stockCharges } from './lib/fixtures.js';
+import { withPixgate } from './lib/rig.js';
+import { stockCharges } from './lib/fixtures.js';
 import { RequestFailed } from './lib/http.js';
 import { cpuMeter } from './lib/cpu.js';
 import { openLoop } from './lib/load.js';
 import { startReceiver } from './lib/receiver.js';
 import { printTable, summarise, type Figures } from './lib/stats.js';
-import { createPool } from '../src/platform/db.js';
 
 const ENDPOINTS = 20;
 
@@ -20,17 +19,14 @@ export const webhooks: Benchmark = {
   name: 'webhooks',
   describe: `webhook deliveries per second (${ENDPOINTS} endpoints per payment)`,
   async run({ server, quick }) {
-    const db = await freshDatabase(server);
-    const pixgate = await startPixgate(db.url);
-    const fx = new Fixtures(pixgate.base);
-    const pool = createPool(db.url, 2);
-    const arrivals = new Map<string, number[]>();
-    const receiver = await startReceiver((a) => {
-      if (a.event.event !== 'CHARGE_PAID') return;
-      const list = arrivals.get(a.event.data.id as string);
-      if (list) list.push(a.at);
-    });
-    try {
+    return withPixgate(server, {}, async ({ pixgate, fx, pool, defer }) => {
+      const arrivals = new Map<string, number[]>();
+      const receiver = await startReceiver((a) => {
+        if (a.event.event !== 'CHARGE_PAID') return;
+        const list = arrivals.get(a.event.data.id as string);
+        if (list) list.push(a.at);
+      });
+      defer(() => receiver.close());
       const { id, key } = await fx.merchant();
       for (let e = 0; e < ENDPOINTS; e++) await fx.endpoint(key, `${receiver.url}/hook/${e}`, ['CHARGE_PAID']);
       const durationMs = quick ? 1500 : 3000;
@@ -81,12 +77,6 @@ export const webhooks: Benchmark = {
           'A round stops the series when it falls below 90% of the offered rate; its throughput is then the drain rate. ' +
           'CPU per operation is per delivery, and includes the payment that caused it (1/20 of it).',
       ]);
-    } finally {
-      fx.close();
-      await receiver.close();
-      await pixgate.stop();
-      await pool.end();
-      await db.drop();
-    }
+    });
   },
 };

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Benchmark } from './lib/context.js';
-import { freshDatabase, startPixgate } from './lib/env.js';
-import { Fixtures, pool as mapPool, stockCharges } from './lib/fixtures.js';
+import { withPixgate } from './lib/rig.js';
+import { pool as mapPool, stockCharges } from './lib/fixtures.js';
 import { HttpClient } from './lib/http.js';
 import { cpuMeter } from './lib/cpu.js';
 import { figures, openLoop } from './lib/load.js';
 import { printTable, summarise, type Figures } from './lib/stats.js';
-import { createPool } from '../src/platform/db.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 
 /**
@@ -22,11 +21,7 @@ export const withdrawals: Benchmark = {
   describe: 'withdrawals created at a constant rate and processed to COMPLETED, per second',
   async run({ server, quick }) {
     const n = quick ? 100 : 300;
-    const db = await freshDatabase(server);
-    const pixgate = await startPixgate(db.url, { SIM_PAYOUT_DELAY_MS: '0' });
-    const fx = new Fixtures(pixgate.base);
-    const pool = createPool(db.url, 2);
-    try {
+    return withPixgate(server, { env: { SIM_PAYOUT_DELAY_MS: '0' } }, async ({ pixgate, fx, pool }) => {
       const merchants = await fx.merchants(n);
       const funding = await stockCharges(pool, merchants.map((m) => m.id), n, 1_000_000);
       await mapPool(funding, 16, (c) => fx.pay(c));
@@ -67,11 +62,6 @@ export const withdrawals: Benchmark = {
         'CPU per operation on the COMPLETED rows covers the whole withdrawal: its create request and its processing.',
         `Ledger after the runs: ${problems.length ? `BROKEN — ${problems.slice(0, 3).join('; ')}` : 'verifyLedger() found no problem'}.`,
       ]);
-    } finally {
-      fx.close();
-      await pixgate.stop();
-      await pool.end();
-      await db.drop();
-    }
+    });
   },
 };
