@@ -13,7 +13,7 @@ const SWEEP_EVERY_MS = 30_000;
 const SWEEP_HORIZON_MS = 60_000;
 
 /** One expiry job per charge (the key deduplicates a re-enqueue), due at expiresAt. */
-export const expiryJob = (chargeId: string, expiresAt: Date): EnqueueOptions => ({ runAt: expiresAt, jobKey: `${EXPIRY_KEY_PREFIX}${chargeId}` });
+const expiryJob = (chargeId: string, expiresAt: Date): EnqueueOptions => ({ runAt: expiresAt, jobKey: `${EXPIRY_KEY_PREFIX}${chargeId}` });
 
 export const scheduleExpirySweep = (db: Executor, runAt?: Date) => enqueue(db, EXPIRY_SWEEP_TASK, {}, { jobKey: EXPIRY_SWEEP_TASK, runAt });
 

@@ -2,9 +2,9 @@ import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
 
-export const CHARGE_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'REFUNDED', 'DISPUTED'] as const;
+const CHARGE_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'REFUNDED', 'DISPUTED'] as const;
 export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
-export const SPLIT_MODES = ['FIXED', 'PERCENT'] as const;
+const SPLIT_MODES = ['FIXED', 'PERCENT'] as const;
 export type SplitMode = (typeof SPLIT_MODES)[number];
 
 const ChargeId = Type.String({ minLength: 1, maxLength: 64 });
@@ -32,7 +32,7 @@ export const ChargeListQuery = Type.Object({
 
 export const ChargeIdQuery = Type.Object({ id: ChargeId });
 
-export const SplitEntrySchema = Type.Object({
+const SplitEntrySchema = Type.Object({
   merchantId: Type.String(),
   mode: StringEnum(SPLIT_MODES),
   value: Type.Integer(),
@@ -44,7 +44,7 @@ const ChargeCustomer = Type.Object(CustomerFields);
 const ChargeCustomerWithPhone = Type.Object({ ...CustomerFields, phone: Nullable(Type.String()) });
 
 /** One refund object everywhere (decisions part 14). */
-export const RefundSchema = Type.Object({
+const RefundSchema = Type.Object({
   id: Type.String(),
   chargeId: Type.String(),
   amount: Type.Integer(),
@@ -78,9 +78,6 @@ export const ChargeListItemSchema = Type.Object({ ...chargeFields, customer: Typ
 export const ChargeCreatedSchema = Type.Object({ ...chargeFields, imageBase64: Type.String(), customer: Type.Optional(ChargeCustomer) });
 /** `check`, the refund answer and the simulator's answers: image and the complete customer. */
 export const ChargeCheckSchema = Type.Object({ ...chargeFields, imageBase64: Type.String(), customer: Type.Optional(ChargeCustomerWithPhone) });
-/** Event `data`: the charge as check shows it, without the image (decisions part 9). */
-export const ChargeEventSchema = Type.Object({ ...chargeFields, customer: Type.Optional(ChargeCustomerWithPhone) });
-
 export type ChargeCreate = Static<typeof ChargeCreateBody>;
 export type ChargeListFilters = Static<typeof ChargeListQuery>;
 export type SplitEntry = Static<typeof SplitEntrySchema>;

@@ -11,7 +11,7 @@ import { postDisputeBlock, postDisputeRelease, postDisputeReturn } from './dispu
 import type { Dispute, DisputeOutcome } from './dispute.schemas.js';
 import { insertDispute, lockDispute, resolveDisputeRow, selectDispute, type DisputeRow } from './dispute.sql.js';
 
-export const toDispute = (d: DisputeRow): Dispute => ({
+const toDispute = (d: DisputeRow): Dispute => ({
   id: d.id, chargeId: d.charge_id, status: d.status, ...(d.outcome && { outcome: d.outcome }), blockedAmount: d.blocked_amount,
 });
 

@@ -20,7 +20,7 @@ export interface NewEvent {
 }
 
 /** An ISO-8601 UTC timestamp in SQL, exactly as Date.prototype.toISOString() writes it (now_ms() keeps milliseconds). */
-export const isoSql = (expr: string): string => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoSql = (expr: string): string => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * The text of `JSON.stringify(data)` cut around the top-level string fields named in `times`, whose

@@ -1,19 +1,4 @@
-import { randomBytes } from 'node:crypto';
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Uniform [A-Za-z0-9] string: bytes ≥ 248 (= 4 × 62) are discarded so `% 62` has no bias. */
-function randomAlnum(count: number): string {
-  let out = '';
-  while (out.length < count) {
-    for (const byte of randomBytes(count + 8)) {
-      if (byte >= 248) continue;
-      out += ALNUM.charAt(byte % 62);
-      if (out.length === count) break;
-    }
-  }
-  return out;
-}
+import { randomBase62 } from '../platform/ids.js';
 
 /**
  * Static BR Code txid (62-05): 1–25 characters [A-Za-z0-9] (Manual do BR Code; BCB in bacen/pix-api #77, #212).
@@ -35,7 +20,7 @@ export function isValidTxid(s: string): boolean {
 
 /** 25 random alphanumerics: the longest txid a static BR Code accepts. */
 export function newTxid(): string {
-  return randomAlnum(25);
+  return randomBase62(25);
 }
 
 /** `yyyyMMddHHmm` in UTC, or null when the date has no 4-digit year. */
@@ -54,7 +39,7 @@ export function newEndToEndId(ispb: string, at: Date): string {
   if (!/^\d{8}$/.test(ispb)) throw new Error('ISPB must be 8 digits');
   const stamp = utcMinuteStamp(at);
   if (stamp === null) throw new Error('invalid date for an end-to-end id');
-  return `E${ispb}${stamp}${randomAlnum(11)}`;
+  return `E${ispb}${stamp}${randomBase62(11)}`;
 }
 
 const E2E = /^E\d{8}(\d{12})[A-Za-z0-9]{11}$/;

@@ -80,3 +80,6 @@ export type PayoutResult =
   | { status: 'PROCESSING' }
   | { status: 'COMPLETED'; endToEndId: string }
   | { status: 'FAILED'; reason: string };
+
+/** A payout result that ends the withdrawal. */
+export type SettledPayout = Exclude<PayoutResult, { status: 'PROCESSING' }>;

@@ -1,14 +1,11 @@
 import { emitEvent } from '../events/events.js';
 import { withTransaction, type Tx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
-import type { PayoutRequest, PayoutResult } from '../providers/provider.js';
+import type { PayoutRequest, PayoutResult, SettledPayout } from '../providers/provider.js';
 import type { Runtime } from '../runtime.js';
 import { payWithdrawal, releaseWithdrawal } from './withdrawal.ledger.js';
 import { lockWithdrawal, updateToCompleted, updateToFailed, updateToProcessing, type WithdrawalRow } from './withdrawal.sql.js';
 import { toWithdrawalView } from './withdrawal.view.js';
-
-/** A payout result that ends the withdrawal. */
-export type SettledPayout = Exclude<PayoutResult, { status: 'PROCESSING' }>;
 
 /** The processing job; one job key per withdrawal, so re-enqueueing (recovery) never duplicates a waiting job. */
 export const processJob = { task: 'withdrawal:process', key: (withdrawalId: string) => `withdrawal:process:${withdrawalId}` };
@@ -39,18 +36,21 @@ function reach(point: CrashPoint, opts: ProcessingOptions): void {
 
 const isFinal = (w: WithdrawalRow) => w.status === 'COMPLETED' || w.status === 'FAILED';
 
-/** PENDING → PROCESSING, in the caller's transaction (the row locked by it). */
-export const startProcessing = (tx: Tx, w: WithdrawalRow): Promise<WithdrawalRow> => updateToProcessing(tx, w.id);
+/** The withdrawal locked and, when still PENDING, moved to PROCESSING in the caller's transaction; a final one as it is. */
+async function lockAndStart(tx: Tx, withdrawalId: string): Promise<WithdrawalRow | undefined> {
+  const w = await lockWithdrawal(tx, withdrawalId);
+  return w?.status === 'PENDING' ? updateToProcessing(tx, w.id) : w;
+}
 
 /**
  * For an operator driving a payout's result (simulator controls): the withdrawal locked, moved through
  * PROCESSING when it was not picked up yet, ready for applyPayoutResult in the same transaction.
  */
 export async function lockForSettlement(tx: Tx, withdrawalId: string): Promise<WithdrawalRow> {
-  const w = await lockWithdrawal(tx, withdrawalId);
+  const w = await lockAndStart(tx, withdrawalId);
   if (!w) throw notFound('Withdrawal');
   if (isFinal(w)) throw new AppError('INVALID_STATE', `Withdrawal ${withdrawalId} is already ${w.status}`);
-  return w.status === 'PENDING' ? startProcessing(tx, w) : w;
+  return w;
 }
 
 const payoutRequest = (w: WithdrawalRow): PayoutRequest => ({
@@ -66,9 +66,8 @@ const payoutRequest = (w: WithdrawalRow): PayoutRequest => ({
 export async function processWithdrawal(rt: Runtime, withdrawalId: string, opts: ProcessingOptions = {}): Promise<void> {
   reach('start', opts);
   const w = await withTransaction(rt.pool, async (tx) => {
-    const row = await lockWithdrawal(tx, withdrawalId);
-    if (!row || isFinal(row)) return null;
-    return row.status === 'PENDING' ? startProcessing(tx, row) : row;
+    const row = await lockAndStart(tx, withdrawalId);
+    return row && !isFinal(row) ? row : null;
   });
   if (!w) return;
   reach('afterProcessing', opts);

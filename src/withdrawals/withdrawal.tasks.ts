@@ -3,7 +3,8 @@ import type { Runtime } from '../runtime.js';
 import { processJob, processWithdrawal } from './withdrawal.processing.js';
 import { recoverStuckWithdrawals, recoveryJob, scheduleRecovery, SWEEP_EVERY_MS } from './withdrawal.recovery.js';
 
-function withdrawalIdOf(payload: unknown): string {
+/** The withdrawal id of a job payload ({ withdrawalId }); a job without one is malformed. */
+export function withdrawalIdOf(payload: unknown): string {
   const id = (payload as { withdrawalId?: unknown } | null)?.withdrawalId;
   if (typeof id !== 'string') throw new Error('withdrawal job payload without withdrawalId');
   return id;

@@ -9,8 +9,8 @@ import { settleRefund } from '../../refunds/refund-settlement.js';
 import type { Runtime } from '../../runtime.js';
 import type { PixProvider } from '../provider.js';
 
-/** The simulated payer's institution (ISPB) in the end-to-end ids of simulated payments. */
-export const SIM_PAYER_ISPB = '99999999';
+/** The simulated network's one institution (ISPB), in the end-to-end ids of simulated payments and payouts. */
+export const SIM_ISPB = '99999999';
 const REFUND_SETTLE_TASK = 'sim:refund:settle';
 
 export function simulatedCharges(rt: Runtime): Pick<PixProvider, 'createCharge' | 'requestRefund'> {
@@ -47,6 +47,6 @@ export async function simulatePayment(rt: Runtime, chargeId: string, payer?: { n
   if (!charge) throw notFound('Charge');
   const now = new Date();
   return receivePayment(rt, {
-    txid: charge.txid, endToEndId: newEndToEndId(SIM_PAYER_ISPB, now), amount: charge.amount, paidAt: now, payer: payer ?? null,
+    txid: charge.txid, endToEndId: newEndToEndId(SIM_ISPB, now), amount: charge.amount, paidAt: now, payer: payer ?? null,
   }, { onlyPending: true });
 }

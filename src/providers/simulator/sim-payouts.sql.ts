@@ -1,6 +1,6 @@
 import type { PixKeyType } from '../../pix/index.js';
 import type { Executor } from '../../platform/db.js';
-import type { PayoutRequest, PayoutResult } from '../provider.js';
+import type { PayoutRequest, SettledPayout } from '../provider.js';
 
 export interface SimPayoutRow {
   withdrawal_id: string;
@@ -17,10 +17,7 @@ export interface SimPayoutRow {
 /** What the simulated network knows of a payout: who is paid and how much. */
 export type SimPayoutKey = Pick<PayoutRequest, 'withdrawalId' | 'amount' | 'pixKey' | 'pixKeyType'>;
 
-/** How a payout ends at the network. */
-export type SimSettlement = Exclude<PayoutResult, { status: 'PROCESSING' }>;
-
-const settledValues = (s: SimSettlement) =>
+const settledValues = (s: SettledPayout) =>
   s.status === 'COMPLETED' ? ['COMPLETED', s.endToEndId, null] : ['FAILED', null, s.reason];
 
 /** Records a payout in PROCESSING; undefined when one already exists for the withdrawal. */
@@ -45,7 +42,7 @@ export async function selectSimPayout(db: Executor, withdrawalId: string, forUpd
  * Settles a payout that is still PROCESSING, recording it first when it was never sent (an operator
  * driving a withdrawal that was not picked up yet). Undefined when it had already settled.
  */
-export async function settleSimPayoutRow(db: Executor, p: SimPayoutKey, s: SimSettlement): Promise<SimPayoutRow | undefined> {
+export async function settleSimPayoutRow(db: Executor, p: SimPayoutKey, s: SettledPayout): Promise<SimPayoutRow | undefined> {
   const { rows } = await db.query<SimPayoutRow>(
     `INSERT INTO sim_payouts (withdrawal_id, amount, pix_key, pix_key_type, status, end_to_end_id, failed_reason, settled_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now_ms())

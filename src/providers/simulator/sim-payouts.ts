@@ -8,13 +8,13 @@ import {
   applyPayoutResult, lockForSettlement, recordPayoutResult, type ProcessingOptions,
 } from '../../withdrawals/withdrawal.processing.js';
 import type { WithdrawalRow } from '../../withdrawals/withdrawal.sql.js';
-import type { PayoutResult, PixProvider } from '../provider.js';
+import { withdrawalIdOf } from '../../withdrawals/withdrawal.tasks.js';
+import type { PayoutResult, PixProvider, SettledPayout } from '../provider.js';
 import {
-  insertSimPayout, selectSimPayout, settleSimPayoutRow, type SimPayoutKey, type SimPayoutRow, type SimSettlement,
+  insertSimPayout, selectSimPayout, settleSimPayoutRow, type SimPayoutKey, type SimPayoutRow,
 } from './sim-payouts.sql.js';
+import { SIM_ISPB } from './sim-charges.js';
 
-/** The simulated receiving institution's ISPB, used in the end-to-end ids of simulated payouts. */
-export const SIM_PAYOUT_ISPB = '99999999';
 export const SIM_FAIL_REASON = 'Payout rejected by the receiving institution';
 const SETTLE_TASK = 'sim:payout:settle';
 
@@ -27,7 +27,7 @@ const resultOf = (p: SimPayoutRow): PayoutResult =>
 const failsOnItsOwn = (p: Pick<SimPayoutRow, 'pix_key' | 'pix_key_type'>) =>
   p.pix_key_type === 'EMAIL' && p.pix_key.toLowerCase().endsWith('@fail.test');
 
-const completed = (): SimSettlement => ({ status: 'COMPLETED', endToEndId: newEndToEndId(SIM_PAYOUT_ISPB, new Date()) });
+const completed = (): SettledPayout => ({ status: 'COMPLETED', endToEndId: newEndToEndId(SIM_ISPB, new Date()) });
 
 // A settlement due now is queued without run_at: a run_at from this clock lies just past the
 // transaction's now(), so the job would wait for the next poll instead of being picked up at once.
@@ -85,7 +85,7 @@ export async function driveSimPayout(rt: Runtime, withdrawalId: string, outcome:
     const w = await lockForSettlement(tx, withdrawalId);
     const key: SimPayoutKey = { withdrawalId, amount: w.amount, pixKey: w.pix_key, pixKeyType: w.pix_key_type };
     // fail.test always fails (decisions part 13): driving such a payout to complete still fails it.
-    const settlement: SimSettlement = outcome.fail ? { status: 'FAILED', reason: outcome.reason }
+    const settlement: SettledPayout = outcome.fail ? { status: 'FAILED', reason: outcome.reason }
       : failsOnItsOwn(w) ? { status: 'FAILED', reason: SIM_FAIL_REASON } : completed();
     if (!(await settleSimPayoutRow(tx, key, settlement))) {
       throw new AppError('INVALID_STATE', `Withdrawal ${withdrawalId}: its payout has already settled`);
@@ -96,10 +96,6 @@ export async function driveSimPayout(rt: Runtime, withdrawalId: string, outcome:
 
 export function simulatorPayoutTasks(rt: Runtime): TaskList {
   return {
-    [SETTLE_TASK]: async (payload) => {
-      const id = (payload as { withdrawalId?: unknown } | null)?.withdrawalId;
-      if (typeof id !== 'string') throw new Error('payout settle job payload without withdrawalId');
-      await settleSimPayout(rt, id);
-    },
+    [SETTLE_TASK]: (payload) => settleSimPayout(rt, withdrawalIdOf(payload)),
   };
 }
