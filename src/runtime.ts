@@ -5,7 +5,7 @@ import { chargeTasks, scheduleChargeRecovery } from './charges/charge.tasks.js';
 import { scheduleWithdrawalRecovery, withdrawalTasks } from './withdrawals/withdrawal.tasks.js';
 import { idempotencyTasks, scheduleIdempotencyPrune } from './platform/http/idempotency-retention.js';
 import { webhookTasks } from './webhooks/webhook.tasks.js';
-import { startWorker, type Worker } from './platform/jobs.js';
+import { startWorkers } from './platform/jobs.js';
 import { Cursors } from './platform/pagination.js';
 import { deriveKey } from './platform/secrets.js';
 import type { PixProvider } from './providers/provider.js';
@@ -36,10 +36,7 @@ export const buildHttp = (rt: Runtime, ready?: () => boolean, logStream?: NodeJS
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
   const deliveries = webhookTasks(rt);
   const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...rt.provider.tasks?.() };
-  const runners: Worker[] = [
-    await startWorker(rt.pool, money, { concurrency }),
-    await startWorker(rt.pool, deliveries, { concurrency: concurrency * 5 }),
-  ];
+  const worker = await startWorkers(rt.pool, [{ taskList: money, concurrency }, { taskList: deliveries, concurrency: concurrency * 5 }]);
   await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool)]);
-  return { stop: async () => void (await Promise.all(runners.map((r) => r.stop()))) };
+  return worker;
 }

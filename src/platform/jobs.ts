@@ -12,17 +12,17 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** Deduplicates: a second enqueue with the same key replaces the pending job instead of adding one. */
   jobKey?: string;
+  /** With jobKey: 'preserve_run_at' keeps a pending job's run time (a periodic job re-queued at every start). */
+  jobKeyMode?: 'replace' | 'preserve_run_at';
   maxAttempts?: number;
 }
 
 export async function enqueue(tx: Executor, task: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<void> {
-  await tx.query('SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, job_key => $4::text, max_attempts => $5::int)', [
-    task,
-    JSON.stringify(payload),
-    opts.runAt ?? null,
-    opts.jobKey ?? null,
-    opts.maxAttempts ?? 25,
-  ]);
+  await tx.query(
+    `SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, job_key => $4::text, max_attempts => $5::int,
+       job_key_mode => $6::text)`,
+    [task, JSON.stringify(payload), opts.runAt ?? null, opts.jobKey ?? null, opts.maxAttempts ?? 25, opts.jobKeyMode ?? 'replace'],
+  );
 }
 
 export type { Task, TaskList };
@@ -67,7 +67,16 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export async function startWorker(pool: pg.Pool, taskList: TaskList, opts: { concurrency?: number; log?: Logger } = {}): Promise<Worker> {
+export interface RunnerSpec {
+  taskList: TaskList;
+  concurrency?: number;
+}
+
+/**
+ * Runners over one queue (each takes only the jobs of its own tasks) with one liveness loop for the
+ * process: the heartbeat of every runner's pool, the unlocking of dead workers' jobs, and of orphans.
+ */
+export async function startWorkers(pool: pg.Pool, specs: RunnerSpec[], log: Logger = silentLogger()): Promise<Worker> {
   // graphile-worker 0.17 locks jobs with the id of the worker *pool* (jobs.locked_by), not with the ids of
   // the pool's workers: the pool id is what must beat, or every job locked 30 s would look abandoned.
   const workerIds = new Set<string>();
@@ -76,23 +85,29 @@ export async function startWorker(pool: pg.Pool, taskList: TaskList, opts: { con
   events.on('pool:create', ({ workerPool }) => workerIds.add(workerPool.id));
   events.on('job:start', ({ job }) => running.add(job.id));
   events.on('job:complete', ({ job }) => running.delete(job.id));
-  const runner: Runner = await run({
-    pgPool: pool,
-    taskList,
-    concurrency: opts.concurrency ?? 10,
-    noHandleSignals: true,
-    pollInterval: 500,
-    logger: opts.log ?? silentLogger(),
-    events,
-  });
+  const runners: Runner[] = [];
+  for (const spec of specs) {
+    runners.push(await run({
+      pgPool: pool,
+      taskList: spec.taskList,
+      concurrency: spec.concurrency ?? 10,
+      noHandleSignals: true,
+      pollInterval: 500,
+      logger: log,
+      events,
+    }));
+  }
   const tick = () => beat(pool, workerIds).then(() => unlockJobsOfDeadWorkers(pool)).then(() => unlockOrphans(pool, workerIds, running)).catch(() => {});
   await tick();
   const timer = setInterval(tick, HEARTBEAT_MS).unref();
   return {
     async stop() {
       clearInterval(timer);
-      await runner.stop();
+      await Promise.all(runners.map((r) => r.stop()));
       await pool.query('DELETE FROM job_worker_heartbeats WHERE worker_id = ANY($1)', [[...workerIds]]).catch(() => {});
     },
   };
 }
+
+export const startWorker = (pool: pg.Pool, taskList: TaskList, opts: { concurrency?: number; log?: Logger } = {}): Promise<Worker> =>
+  startWorkers(pool, [{ taskList, concurrency: opts.concurrency }], opts.log);

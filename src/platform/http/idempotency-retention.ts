@@ -23,12 +23,15 @@ export async function pruneIdempotencyKeys(db: Executor): Promise<number> {
   }
 }
 
-export const scheduleIdempotencyPrune = (db: Executor, runAt?: Date) => enqueue(db, PRUNE_TASK, {}, { jobKey: PRUNE_TASK, runAt });
+/** At worker start: due now the first time; a later start keeps the pending hourly run instead of pruning again. */
+export const scheduleIdempotencyPrune = (db: Executor) => enqueue(db, PRUNE_TASK, {}, { jobKey: PRUNE_TASK, jobKeyMode: 'preserve_run_at' });
+
+const scheduleNextPrune = (db: Executor) => enqueue(db, PRUNE_TASK, {}, { jobKey: PRUNE_TASK, runAt: new Date(Date.now() + PRUNE_EVERY_MS) });
 
 export const idempotencyTasks = (db: Executor): TaskList => ({
   [PRUNE_TASK]: async () => {
     // Rescheduled first, so a failing sweep never ends the cycle.
-    await scheduleIdempotencyPrune(db, new Date(Date.now() + PRUNE_EVERY_MS));
+    await scheduleNextPrune(db);
     await pruneIdempotencyKeys(db);
   },
 });
