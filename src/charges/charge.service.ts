@@ -2,7 +2,7 @@ import { selectActiveCustomer } from '../customers/customer.sql.js';
 import { eventCtes } from '../events/events.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { storeName } from '../merchants/merchant.service.js';
-import { withTransaction, type Executor, type TransactionHook } from '../platform/db.js';
+import { withStatement, withTransaction, type Executor, type TransactionHook } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keysetPage, type Page, type PageRequest } from '../platform/pagination.js';
@@ -56,7 +56,8 @@ export async function createCharge(rt: Runtime, merchant: MerchantRow, input: Ch
     const inserted = await insertCharge(db, charge, split, event);
     return withImage(toCharge(insertedChargeView(inserted, split, customer), { phone: false }));
   };
-  return hook || input.customerId !== undefined ? withTransaction(rt.pool, create, hook) : create(rt.pool);
+  // A customer is locked (FOR SHARE) until the charge commits: that needs a transaction of its own.
+  return input.customerId !== undefined ? withTransaction(rt.pool, create, hook) : withStatement(rt.pool, create, hook);
 }
 
 /** GET /transparents/check: the charge with its image and complete customer. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { isValidCnpj, isValidCpf } from '../pix/index.js';
-import { isUniqueViolation, withTransaction, type Executor, type TransactionHook } from '../platform/db.js';
+import { isUniqueViolation, withStatement, type Executor, type TransactionHook } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keysetPage, type Cursors, type Page, type PageRequest } from '../platform/pagination.js';
@@ -25,9 +25,9 @@ export async function createCustomer(
   pool: pg.Pool, merchantId: string, input: CustomerCreate, hook?: TransactionHook<Customer>,
 ): Promise<Customer> {
   if (input.taxId !== undefined) checkTaxId(input.taxId);
-  return withTransaction(pool, async (tx) => {
+  return withStatement(pool, async (db) => {
     try {
-      const row = await insertCustomer(tx, {
+      const row = await insertCustomer(db, {
         id: newId('cust'), merchant_id: merchantId, email: input.email,
         name: input.name ?? null, tax_id: input.taxId ?? null, phone: input.phone ?? null,
       });

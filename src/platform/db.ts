@@ -81,6 +81,14 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<
   }
 }
 
+/**
+ * A command whose work is a single statement runs it alone — a statement is its own transaction — unless
+ * a hook (an Idempotency-Key) must commit with it: no BEGIN, COMMIT or held connection for nothing.
+ */
+export function withStatement<T>(pool: pg.Pool, fn: (db: Executor) => Promise<T>, hook?: TransactionHook<T>): Promise<T> {
+  return hook ? withTransaction(pool, fn, hook) : fn(pool);
+}
+
 export function isRetryable(err: unknown): boolean {
   return typeof err === 'object' && err !== null && RETRYABLE.has((err as { code?: string }).code ?? '');
 }
