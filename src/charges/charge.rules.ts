@@ -1,5 +1,5 @@
 import type { MerchantRow } from '../merchants/merchant.sql.js';
-import { selectMerchant } from '../merchants/merchant.sql.js';
+import { selectMerchants } from '../merchants/merchant.sql.js';
 import type { Executor } from '../platform/db.js';
 import { AppError, validationError } from '../platform/errors.js';
 import type { ChargeCreate, SplitEntry } from './charge.schemas.js';
@@ -30,6 +30,8 @@ export async function resolveSplit(db: Executor, merchantId: string, amount: num
   input.forEach((e, i) => {
     if (e.mode === 'PERCENT' && e.value > 100) throw validationError(`split[${i}].value`, 'must be <= 100');
   });
+  if (input.length === 0) return [];
+  const recipients = await selectMerchants(db, input.map((e) => e.merchantId));
   const seen = new Set<string>();
   const entries: SplitEntry[] = [];
   for (const [i, e] of input.entries()) {
@@ -37,7 +39,7 @@ export async function resolveSplit(db: Executor, merchantId: string, amount: num
     if (e.merchantId === merchantId) throw validationError(field, 'cannot be the charging merchant');
     if (seen.has(e.merchantId)) throw validationError(field, 'duplicate recipient');
     seen.add(e.merchantId);
-    const recipient = await selectMerchant(db, e.merchantId);
+    const recipient = recipients.get(e.merchantId);
     if (!recipient) throw validationError(field, 'not found');
     if (recipient.kyc_status !== 'APPROVED') throw validationError(field, 'KYC not approved');
     if (recipient.suspended) throw validationError(field, 'merchant is suspended');

@@ -66,14 +66,23 @@ export interface Balance {
 // A merchant balance is its row plus the credits still pending on it (migration 0006), read together.
 const WITH_PENDING = 'a.balance + coalesce((SELECT sum(p.amount) FROM ledger_pending_credits p WHERE p.account_id = a.id), 0)';
 
-export async function getBalance(db: Executor, merchantId: string): Promise<Balance> {
-  const { rows } = await db.query<{ kind: string; balance: number }>(
-    `SELECT a.kind, (${WITH_PENDING})::bigint AS balance FROM ledger_accounts a WHERE a.merchant_id = $1`,
-    [merchantId],
+const BALANCE_FIELD: Record<string, keyof Balance> = { AVAILABLE: 'available', PENDING: 'pending', BLOCKED: 'blocked' };
+
+/** The balances of several merchants in one query (a page of the operator's merchant list). */
+export async function getBalances(db: Executor, merchantIds: string[]): Promise<Map<string, Balance>> {
+  const { rows } = await db.query<{ merchant_id: string; kind: string; balance: number }>(
+    `SELECT a.merchant_id, a.kind, (${WITH_PENDING})::bigint AS balance FROM ledger_accounts a WHERE a.merchant_id = ANY($1::text[])`,
+    [merchantIds],
   );
-  const of = (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? 0;
-  return { available: of('AVAILABLE'), pending: of('PENDING'), blocked: of('BLOCKED') };
+  const balances = new Map<string, Balance>(merchantIds.map((id) => [id, { available: 0, pending: 0, blocked: 0 }]));
+  for (const r of rows) {
+    const field = BALANCE_FIELD[r.kind];
+    if (field) balances.get(r.merchant_id)![field] = r.balance;
+  }
+  return balances;
 }
+
+export const getBalance = async (db: Executor, merchantId: string): Promise<Balance> => (await getBalances(db, [merchantId])).get(merchantId)!;
 
 /**
  * Locks a merchant's account row and reads its balance: for rules that depend on the current balance.

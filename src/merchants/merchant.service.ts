@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { validatePixKey, isValidTaxId, toEmvAscii, type PixKeyType } from '../pix/index.js';
-import { withTransaction, type Executor } from '../platform/db.js';
+import { withTransaction, type Executor, type Tx } from '../platform/db.js';
 import { notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keysetPage, type Cursors, type Page, type PageRequest } from '../platform/pagination.js';
-import { createMerchantAccounts, getBalance, type Balance } from '../ledger/ledger.js';
+import { createMerchantAccounts, getBalance, getBalances, type Balance } from '../ledger/ledger.js';
 import type { Merchant, MerchantCreate, MerchantPatch } from './merchant.schemas.js';
 import {
   insertMerchant, LIST_MERCHANTS_SQL, selectMerchant, updateMerchant, type MerchantColumns, type MerchantRow,
@@ -73,14 +73,15 @@ function checkTickets(min: number, max: number): void {
   if (min > max) throw validationError('maxTicket', `must be >= minTicket (${min})`);
 }
 
-export async function createMerchant(pool: pg.Pool, input: MerchantCreate): Promise<Merchant> {
+export const createMerchant = (pool: pg.Pool, input: MerchantCreate): Promise<Merchant> => withTransaction(pool, (tx) => insertNewMerchant(tx, input));
+
+/** A new merchant and its ledger accounts, in the caller's transaction. */
+export async function insertNewMerchant(tx: Tx, input: MerchantCreate): Promise<Merchant> {
   const cols = toColumns(input);
   if ((cols.min_ticket ?? 100) > (cols.max_ticket ?? 100_000_000)) throw validationError('maxTicket', 'must be >= minTicket');
-  return withTransaction(pool, async (tx) => {
-    const row = await insertMerchant(tx, newId('mer'), cols);
-    await createMerchantAccounts(tx, row.id);
-    return toMerchant(row, { available: 0, pending: 0, blocked: 0 });
-  });
+  const row = await insertMerchant(tx, newId('mer'), cols);
+  await createMerchantAccounts(tx, row.id);
+  return toMerchant(row, { available: 0, pending: 0, blocked: 0 });
 }
 
 export async function patchMerchant(pool: pg.Pool, id: string, input: MerchantPatch): Promise<Merchant> {
@@ -103,6 +104,7 @@ export async function getMerchant(db: Executor, id: string): Promise<Merchant> {
 
 export async function listMerchants(db: Executor, cursors: Cursors, page: PageRequest): Promise<Page<Merchant>> {
   const result = await keysetPage<MerchantRow>(db, cursors, { list: 'admin.merchants' }, { sql: LIST_MERCHANTS_SQL, params: [] }, page);
-  const items = await Promise.all(result.items.map(async (m) => toMerchant(m, await getBalance(db, m.id))));
+  const balances = await getBalances(db, result.items.map((m) => m.id));
+  const items = result.items.map((m) => toMerchant(m, balances.get(m.id)!));
   return { items, pagination: result.pagination };
 }

@@ -61,6 +61,11 @@ export async function selectMerchant(db: Executor, id: string, forUpdate = false
   return rows[0];
 }
 
+export async function selectMerchants(db: Executor, ids: string[]): Promise<Map<string, MerchantRow>> {
+  const { rows } = await db.query<MerchantRow>('SELECT * FROM merchants WHERE id = ANY($1::text[])', [ids]);
+  return new Map(rows.map((m) => [m.id, m]));
+}
+
 export async function countMerchants(db: Executor): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::bigint AS n FROM merchants');
   return rows[0]!.n;
