@@ -9,7 +9,7 @@ import { insertRefund } from '../refunds/refund.sql.js';
 import type { Runtime } from '../runtime.js';
 import { postDisputeBlock, postDisputeRelease, postDisputeReturn } from './dispute.ledger.js';
 import type { Dispute, DisputeOutcome } from './dispute.schemas.js';
-import { insertDispute, lockDispute, resolveDisputeRow, selectDispute, type DisputeRow } from './dispute.sql.js';
+import { insertDispute, resolveDisputeRow, selectDispute, type DisputeRow } from './dispute.sql.js';
 
 const toDispute = (d: DisputeRow): Dispute => ({
   id: d.id, chargeId: d.charge_id, status: d.status, ...(d.outcome && { outcome: d.outcome }), blockedAmount: d.blocked_amount,
@@ -47,7 +47,7 @@ export async function resolveDispute(rt: Runtime, disputeId: string, outcome: Di
     const found = await selectDispute(tx, disputeId);
     if (!found) throw notFound('Dispute');
     await lockCharge(tx, 'id', found.charge_id);
-    const open = (await lockDispute(tx, disputeId))!;
+    const open = (await selectDispute(tx, disputeId, true))!;
     if (open.status !== 'OPEN') throw new AppError('INVALID_STATE', 'Dispute is already resolved');
     const resolved = await resolveDisputeRow(tx, disputeId, outcome);
     if (outcome === 'REJECTED') {

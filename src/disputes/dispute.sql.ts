@@ -19,14 +19,9 @@ export async function insertDispute(tx: Tx, d: Pick<DisputeRow, 'id' | 'merchant
   return rows[0]!;
 }
 
-export async function selectDispute(db: Executor, id: string): Promise<DisputeRow | undefined> {
-  const { rows } = await db.query<DisputeRow>(`SELECT ${COLUMNS} FROM disputes WHERE id = $1`, [id]);
-  return rows[0];
-}
-
-/** Taken after the charge's lock (see lockCharge), never before it. */
-export async function lockDispute(tx: Tx, id: string): Promise<DisputeRow | undefined> {
-  const { rows } = await tx.query<DisputeRow>(`SELECT ${COLUMNS} FROM disputes WHERE id = $1 FOR UPDATE`, [id]);
+/** `forUpdate` locks the row: only after the charge's lock (see lockCharge), never before it. */
+export async function selectDispute(db: Executor, id: string, forUpdate = false): Promise<DisputeRow | undefined> {
+  const { rows } = await db.query<DisputeRow>(`SELECT ${COLUMNS} FROM disputes WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
   return rows[0];
 }
 

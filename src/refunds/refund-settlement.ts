@@ -4,14 +4,15 @@ import { loadCharge } from '../charges/charge.view.js';
 import { emitEvent } from '../events/events.js';
 import { withTransaction } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
-import { enqueue, type EnqueueOptions } from '../platform/jobs.js';
+import type { EnqueueOptions } from '../platform/jobs.js';
 import type { RefundOutcome } from '../providers/provider.js';
 import type { Runtime } from '../runtime.js';
 import { postRefundReversal, postRefundSettled } from './refund.ledger.js';
-import { completeRefund, failRefund, lockRefund, selectPendingRefundIds, selectPendingRefundRequest, selectRefund } from './refund.sql.js';
+import { completeRefund, failRefund, enqueuePendingRefundRequests, selectPendingRefundRequest, selectRefund } from './refund.sql.js';
 
 export const REQUEST_TASK = 'refunds.request';
-export const requestJob = (refundId: string): EnqueueOptions => ({ jobKey: `refund-request:${refundId}` });
+const REQUEST_KEY_PREFIX = 'refund-request:';
+export const requestJob = (refundId: string): EnqueueOptions => ({ jobKey: `${REQUEST_KEY_PREFIX}${refundId}` });
 
 const DEFAULT_FAILED_REASON = 'The provider could not return the payment';
 
@@ -31,7 +32,7 @@ export async function settleRefund(rt: Runtime, refundId: string, outcome: Refun
     const found = await selectRefund(tx, refundId);
     if (!found) throw notFound('Refund');
     await lockCharge(tx, 'id', found.charge_id);
-    const refund = (await lockRefund(tx, refundId))!;
+    const refund = (await selectRefund(tx, refundId, true))!;
     if (refund.status !== 'PENDING') {
       if (opts.onlyPending) throw new AppError('INVALID_STATE', `Refund is ${refund.status}; only a PENDING refund can be settled`);
       return (await loadCharge(tx, refund.charge_id))!;
@@ -59,5 +60,5 @@ export async function requestProviderRefund(rt: Runtime, refundId: string): Prom
 
 /** Worker-start sweep: a PENDING refund whose job was lost is asked for again (the provider dedupes by refund id). */
 export async function recoverPendingRefunds(rt: Runtime): Promise<void> {
-  for (const id of await selectPendingRefundIds(rt.pool)) await enqueue(rt.pool, REQUEST_TASK, { refundId: id }, requestJob(id));
+  await enqueuePendingRefundRequests(rt.pool, { task: REQUEST_TASK, keyPrefix: REQUEST_KEY_PREFIX });
 }

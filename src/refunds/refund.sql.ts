@@ -23,17 +23,10 @@ export async function insertRefund(
   );
 }
 
-export async function selectRefund(db: Executor, id: string): Promise<RefundRow | undefined> {
+/** `forUpdate` locks the row: only after the charge's lock (see lockCharge), never before it. */
+export async function selectRefund(db: Executor, id: string, forUpdate = false): Promise<RefundRow | undefined> {
   const { rows } = await db.query<RefundRow>(
-    'SELECT id, merchant_id, charge_id, amount, merchant_debit, status, reason FROM refunds WHERE id = $1', [id],
-  );
-  return rows[0];
-}
-
-/** Taken after the charge's lock (see lockCharge), never before it. */
-export async function lockRefund(tx: Tx, id: string): Promise<RefundRow | undefined> {
-  const { rows } = await tx.query<RefundRow>(
-    'SELECT id, merchant_id, charge_id, amount, merchant_debit, status, reason FROM refunds WHERE id = $1 FOR UPDATE', [id],
+    `SELECT id, merchant_id, charge_id, amount, merchant_debit, status, reason FROM refunds WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id],
   );
   return rows[0];
 }
@@ -56,7 +49,11 @@ export async function selectPendingRefundRequest(db: Executor, id: string) {
   return rows[0] ?? null;
 }
 
-export async function selectPendingRefundIds(db: Executor): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>("SELECT id FROM refunds WHERE status = 'PENDING' ORDER BY created_at");
-  return rows.map((r) => r.id);
+/** The request job of every PENDING refund, oldest first, in one statement (keyed as enqueueing keys them). */
+export async function enqueuePendingRefundRequests(db: Executor, o: { task: string; keyPrefix: string }): Promise<void> {
+  await db.query(
+    `SELECT graphile_worker.add_job($1::text, json_build_object('refundId', r.id), job_key => $2 || r.id, max_attempts => 25)
+     FROM (SELECT id FROM refunds WHERE status = 'PENDING' ORDER BY created_at) r`,
+    [o.task, o.keyPrefix],
+  );
 }
