@@ -1,4 +1,4 @@
-import { emitEvent } from '../events/events.js';
+import { emitEvents } from '../events/events.js';
 import { withTransaction } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import type { PaymentNotification } from '../providers/provider.js';
@@ -39,13 +39,13 @@ export async function receivePayment(rt: Runtime, n: PaymentNotification, opts: 
     const paid = (await loadCharge(tx, charge.id))!;
     // The view carries the split entries in order: no separate read of charge_splits.
     const splits = paid.split.map((s) => ({ recipient_id: s.merchantId, amount: s.amount }));
-    await emitEvent(tx, { merchantId: charge.merchant_id, type: 'CHARGE_PAID', data: paid });
-    for (const s of splits) {
-      await emitEvent(tx, {
-        merchantId: s.recipient_id, type: 'SPLIT_RECEIVED',
+    await emitEvents(tx, [
+      { merchantId: charge.merchant_id, type: 'CHARGE_PAID', data: paid },
+      ...splits.map((s) => ({
+        merchantId: s.recipient_id, type: 'SPLIT_RECEIVED' as const,
         data: { chargeId: charge.id, merchantId: charge.merchant_id, amount: s.amount, paidAt: paid.paidAt },
-      });
-    }
+      })),
+    ]);
     // Last: the posting locks the merchants' balance rows until COMMIT, and every payment to the same
     // merchant waits for that lock — so nothing else runs while it is held (docs/performance.md).
     await postPayment(tx, charge, splits);

@@ -51,7 +51,7 @@ export async function createCharge(rt: Runtime, merchant: MerchantRow, input: Ch
       id, amount: input.amount, status: 'PENDING', txid: issued.txid, br_code: issued.brCode, description, fee, net_amount: net,
       created_at: new Date(0), expires_at: new Date(0), paid_at: null, end2end_id: null,
     }, split, customer);
-    const event = eventCtes({ merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(pending, { phone: true }) },
+    const event = eventCtes([{ merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(pending, { phone: true }) }],
       CHARGE_EVENT_FIRST_PARAM, { from: 'charge c', times: { createdAt: 'c.created_at', expiresAt: 'c.expires_at' } });
     const inserted = await insertCharge(db, charge, split, event);
     return withImage(toCharge(insertedChargeView(inserted, split, customer), { phone: false }));

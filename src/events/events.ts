@@ -49,35 +49,44 @@ function jsonAround(data: unknown, times: Record<string, string>): { parts: stri
 }
 
 /**
- * Two CTEs, `event` (the INSERT) and `fanout` (its webhook deliveries), to put in a statement whose
- * parameters so far are $1..$(first−1); the query must read `fanout` for the deliveries to be queued.
- * `times` (field → SQL expression over `from`) leaves timestamp fields of `data` to SQL.
- * The delivery body is serialised once, here, so every attempt sends the same bytes and `data` keeps its
- * API key order; its createdAt is the transaction's own clock (now_ms(), as every other row of the state
- * change carries it).
+ * Two CTEs, `event` (the INSERT of `events`, in order) and `fanout` (their webhook deliveries), to put in
+ * a statement whose parameters so far are $1..$(first−1); the query must read `fanout` for the
+ * deliveries to be queued. `times` (field → SQL expression over `from`) leaves timestamp fields of
+ * `data` to SQL. Each delivery body is serialised once, here, so every attempt sends the same bytes and
+ * `data` keeps its API key order; its createdAt is the transaction's own clock (now_ms(), as every other
+ * row of the state change carries it).
  */
-export function eventCtes(event: NewEvent, first: number, o: { times?: Record<string, string>; from?: string } = {}): { sql: string; params: unknown[] } {
-  const { parts, exprs } = jsonAround(event.data, o.times ?? {});
-  const params: unknown[] = [newId('evt'), event.merchantId, event.type, event.callbackUrl ? callbackUrlKey(event.callbackUrl) : null];
+export function eventCtes(
+  events: NewEvent[], first: number, o: { times?: Record<string, string>; from?: string } = {},
+): { sql: string; params: unknown[]; ids: string[] } {
+  const params: unknown[] = [];
   const p = (value: unknown) => `$${first + params.push(value) - 1}`;
-  const [id, merchant, type, callbackUrl] = params.map((_, i) => `$${first + i}`);
-  const data = parts.map((part, i) => `${p(part)}::text${i < exprs.length ? ` || ${isoSql(exprs[i]!)}` : ''}`).join(' || ');
-  const head = `${JSON.stringify({ id: params[0], event: event.type }).slice(0, -1)},"createdAt":"`;
+  const ids = events.map(() => newId('evt'));
+  const rows = events.map((event, n) => {
+    const { parts, exprs } = jsonAround(event.data, o.times ?? {});
+    const data = parts.map((part, i) => `${p(part)}::text${i < exprs.length ? ` || ${isoSql(exprs[i]!)}` : ''}`).join(' || ');
+    const head = `${JSON.stringify({ id: ids[n], event: event.type }).slice(0, -1)},"createdAt":"`;
+    const callbackUrl = event.callbackUrl ? callbackUrlKey(event.callbackUrl) : null;
+    return `SELECT ${n} AS n, ${p(ids[n])}::text AS id, ${p(event.merchantId)}::text AS merchant_id, ${p(event.type)}::text AS type,
+         ${p(callbackUrl)}::text AS callback_url, ${p(head)}::text AS head, ${data} AS data${o.from ? ` FROM ${o.from}` : ''}`;
+  });
   const sql = `event AS (
        INSERT INTO events (id, merchant_id, type, data, callback_url, body)
-       SELECT ${id}, ${merchant}, ${type}, d.data::jsonb, ${callbackUrl}::text, ${p(head)}::text || ${isoSql('now_ms()')} || '","data":' || d.data || '}'
-       FROM ${o.from ? `${o.from}, ` : ''}LATERAL (SELECT ${data} AS data) d
+       SELECT e.id, e.merchant_id, e.type, e.data::jsonb, e.callback_url, e.head || ${isoSql('now_ms()')} || '","data":' || e.data || '}'
+       FROM (${rows.join('\n       UNION ALL ')}) e ORDER BY e.n
        RETURNING id, merchant_id, type, callback_url),
      fanout AS (${fanOutFrom('event')})`;
-  return { sql, params };
+  return { sql, params, ids };
 }
 
 /**
- * Records an event in the transaction of the state change that causes it, so an event exists if and
- * only if the change committed; webhook deliveries fan out from it in the same statement.
+ * Records events in the transaction of the state change that causes them, so an event exists if and
+ * only if the change committed; their webhook deliveries fan out in the same statement.
  */
-export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
-  const { sql, params } = eventCtes(event, 1);
+export async function emitEvents(tx: Tx, events: NewEvent[]): Promise<string[]> {
+  const { sql, params, ids } = eventCtes(events, 1);
   await tx.query(`WITH ${sql} SELECT count(*) FROM fanout`, params);
-  return params[0] as string;
+  return ids;
 }
+
+export const emitEvent = async (tx: Tx, event: NewEvent): Promise<string> => (await emitEvents(tx, [event]))[0]!;

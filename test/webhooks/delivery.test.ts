@@ -211,6 +211,24 @@ describe('fan-out', () => {
     await sleep(200);
     expect(rx.hitsFor(pp)).toHaveLength(0);
   });
+
+  it('a split payment fans out CHARGE_PAID to the merchant and SPLIT_RECEIVED to each recipient, from one payment', async () => {
+    const payer = await t.merchant();
+    const [r1, r2] = [await t.merchant(), await t.merchant()];
+    const [pp, p1, p2] = [rx.path(), rx.path(), rx.path()];
+    const hp = await register(t, payer.key, rx.url(pp), ['CHARGE_PAID', 'SPLIT_RECEIVED']);
+    const h1 = await register(t, r1.key, rx.url(p1), ['SPLIT_RECEIVED']);
+    const h2 = await register(t, r2.key, rx.url(p2), ['CHARGE_PAID', 'SPLIT_RECEIVED']);
+    const split = [{ merchantId: r1.id, mode: 'FIXED', value: 300 }, { merchantId: r2.id, mode: 'PERCENT', value: 10 }];
+    const c = (await t.request('POST', '/transparents/create', { key: payer.key, body: { method: 'PIX', amount: 2000, split } })).body.data;
+    expect((await t.admin('POST', `/admin/simulator/charges/${c.id}/pay`)).status).toBe(200);
+    const events = async (key: string, id: string) => (await deliveriesOf(t, key, id, 1)).map((d: { event: string }) => d.event);
+    expect(await events(payer.key, hp.id)).toEqual(['CHARGE_PAID']);
+    expect(await events(r1.key, h1.id)).toEqual(['SPLIT_RECEIVED']);
+    expect(await events(r2.key, h2.id)).toEqual(['SPLIT_RECEIVED']);
+    expect(JSON.parse(rx.hitsFor(p1)[0]!.raw.toString()).data).toMatchObject({ chargeId: c.id, merchantId: payer.id, amount: 300 });
+    expect(JSON.parse(rx.hitsFor(p2)[0]!.raw.toString()).data).toMatchObject({ chargeId: c.id, merchantId: payer.id, amount: 200 });
+  });
 });
 
 describe('delivery history', () => {
