@@ -1,4 +1,4 @@
-import type { Tx } from '../platform/db.js';
+import type { Executor } from '../platform/db.js';
 import { enqueue } from '../platform/jobs.js';
 
 export const DELIVER_TASK = 'webhooks.deliver';
@@ -17,8 +17,8 @@ export const retryDelayMs = (baseMs: number, failedAttempt: number): number => b
  * One job per (event, endpoint), keyed so that scheduling the next attempt replaces nothing but its own
  * pair. No queue_name: jobs of one queue run one at a time, and a slow receiver must not hold up others.
  */
-export async function enqueueDelivery(tx: Tx, job: DeliveryJob, runAt?: Date): Promise<void> {
-  await enqueue(tx, DELIVER_TASK, { ...job }, { jobKey: `webhook:${job.eventId}:${job.endpointId}`, runAt });
+export async function enqueueDelivery(db: Executor, job: DeliveryJob, runAt?: Date): Promise<void> {
+  await enqueue(db, DELIVER_TASK, { ...job }, { jobKey: `webhook:${job.eventId}:${job.endpointId}`, runAt });
 }
 
 /**

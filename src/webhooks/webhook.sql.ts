@@ -62,8 +62,3 @@ export async function fillMissingSecret(db: Executor, id: string, secretEncrypte
   return rows[0]?.secret_encrypted;
 }
 
-/** Holds off a concurrent DELETE while a delivery attempt is being recorded; undefined once deleted. */
-export async function lockEndpointShared(db: Executor, id: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE id = $1 FOR SHARE', [id]);
-  return rows[0]?.id;
-}

@@ -1,5 +1,5 @@
 import type { TaskList } from 'graphile-worker';
-import { withTransaction } from '../platform/db.js';
+import { withTransaction, type Executor } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 import type { Runtime } from '../runtime.js';
 import { insertDelivery, selectDeliveryTarget, type DeliveryTarget } from './delivery.sql.js';
@@ -9,7 +9,7 @@ import {
   DELIVER_TASK, enqueueDelivery, MAX_DELIVERY_ATTEMPTS, retryDelayMs, type DeliveryJob,
 } from './webhook-fanout.js';
 import { sendWebhook } from './webhook-sender.js';
-import { fillMissingSecret, lockEndpointShared } from './webhook.sql.js';
+import { fillMissingSecret } from './webhook.sql.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -59,19 +59,17 @@ export async function deliver(rt: Runtime, payload: unknown): Promise<void> {
     eventType: target.event_type, attempt: job.attempt, statusCode: result.statusCode, success: result.success,
     error: result.error, durationMs: result.durationMs,
   };
-  if (result.success || !result.retryable || job.attempt >= MAX_DELIVERY_ATTEMPTS) {
-    // Nothing follows the record, so it is one statement: its foreign key check holds off a concurrent
-    // DELETE of the endpoint until it commits, and fails if the endpoint is already gone.
-    await insertDelivery(rt.pool, attempt).catch((err: unknown) => {
-      if ((err as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw err; // deleted while the request ran
-    });
-    return;
-  }
-  await withTransaction(rt.pool, async (tx) => {
-    if (!(await lockEndpointShared(tx, job.endpointId))) return; // deleted while the request ran
-    if (!(await insertDelivery(tx, attempt))) return;
+  const retry = !result.success && result.retryable && job.attempt < MAX_DELIVERY_ATTEMPTS;
+  // The record's foreign key check holds off a concurrent DELETE of the endpoint until it commits, and
+  // fails if the endpoint is already gone (deleted while the request ran): then nothing more happens.
+  // A retry commits with the record; an attempt already recorded (a rerun) schedules none.
+  const record = async (db: Executor) => {
+    if (!(await insertDelivery(db, attempt)) || !retry) return;
     const runAt = new Date(Date.now() + retryDelayMs(rt.config.webhookRetryBaseMs, job.attempt));
-    await enqueueDelivery(tx, { ...job, attempt: job.attempt + 1 }, runAt);
+    await enqueueDelivery(db, { ...job, attempt: job.attempt + 1 }, runAt);
+  };
+  await (retry ? withTransaction(rt.pool, record) : record(rt.pool)).catch((err: unknown) => {
+    if ((err as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw err;
   });
 }
 
