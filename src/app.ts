@@ -49,8 +49,8 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-/** @param ready whether migrations have run; /health answers 503 until then. */
-export async function buildApp(rt: Runtime, ready: () => boolean = () => true, logStream?: NodeJS.WritableStream): Promise<FastifyInstance> {
+/** The HTTP app; built only after migrations ran, so /health's 503 means the database does not answer. */
+export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): Promise<FastifyInstance> {
   const { config, pool, cursors } = rt;
   const app = Fastify({
     logger: config.logLevel === 'silent' && !logStream ? false : {
@@ -116,7 +116,7 @@ export async function buildApp(rt: Runtime, ready: () => boolean = () => true, l
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { tags: ['health'], security: [] } }, async (_req, reply) => {
-    const up = ready() && (await pool.query('SELECT 1').then(() => true, () => false));
+    const up = await pool.query('SELECT 1').then(() => true, () => false);
     return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable' });
   });
 

@@ -37,7 +37,6 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
   const rt = createRuntime(config, db.pool);
-  let migrated = false;
   const stops: Array<() => Promise<unknown>> = [];
   const shutdown = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => {});
@@ -45,7 +44,6 @@ async function main(argv: string[]): Promise<void> {
   };
   try {
     await migrate(db.pool);
-    migrated = true;
     if (command === 'migrate') return console.log('migrations applied');
     if (command === 'merchant' || command === 'apikey') return console.log(JSON.stringify(await runAdminCommand(rt, [command, ...rest]), null, 2));
     if (command !== 'serve' && command !== 'worker') throw new Error(USAGE);
@@ -53,7 +51,7 @@ async function main(argv: string[]): Promise<void> {
     const worker = await runWorker(rt);
     stops.push(() => worker.stop());
     if (command === 'serve') {
-      const app = await buildHttp(rt, () => migrated);
+      const app = await buildHttp(rt);
       stops.push(() => app.close());
       await app.listen({ port: config.port, host: config.host });
       await printWelcome(rt, `http://${config.host}:${config.port}`);

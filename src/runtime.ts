@@ -26,7 +26,7 @@ export function createRuntime(config: Config, pool: pg.Pool): Runtime {
   return rt;
 }
 
-export const buildHttp = (rt: Runtime, ready?: () => boolean, logStream?: NodeJS.WritableStream) => buildApp(rt, ready, logStream);
+export { buildApp as buildHttp };
 
 /**
  * Two runners over one queue: a runner only takes jobs of the tasks it knows. Webhook deliveries wait

@@ -91,7 +91,7 @@ export async function patchMerchant(pool: pg.Pool, id: string, input: MerchantPa
     if (!current) throw notFound('Merchant');
     // Checked before the update: the table's CHECK (min_ticket <= max_ticket) would fail it as a 500.
     checkTickets(cols.min_ticket ?? current.min_ticket, cols.max_ticket ?? current.max_ticket);
-    const row = (await updateMerchant(tx, id, cols))!;
+    const row = (await updateMerchant(tx, id, cols)) ?? current;
     return toMerchant(row, await getBalance(tx, id));
   });
 }

@@ -46,9 +46,10 @@ export async function insertMerchant(db: Executor, id: string, values: MerchantC
   return rows[0]!;
 }
 
+/** Undefined when there is nothing to change (the caller holds the row already). */
 export async function updateMerchant(db: Executor, id: string, values: MerchantColumns): Promise<MerchantRow | undefined> {
   const [cols, vals] = columns(values);
-  if (cols.length === 0) return selectMerchant(db, id, true);
+  if (cols.length === 0) return undefined;
   const { rows } = await db.query<MerchantRow>(
     `UPDATE merchants SET ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1 RETURNING *`,
     [id, ...vals],

@@ -11,7 +11,7 @@ it('writes structured logs that never contain API keys, tokens, tax ids or PIX k
   const stream = new PassThrough();
   let logs = '';
   stream.on('data', (chunk) => (logs += chunk.toString()));
-  const app = await buildHttp(t.rt, undefined, stream);
+  const app = await buildHttp(t.rt, stream);
   const pixKey = '52998224725';
   const taxId = '11222333000181';
   const created = await app.inject({

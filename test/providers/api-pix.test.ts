@@ -201,7 +201,7 @@ describe('the PSP webhook: received PIX', () => {
     const logs = new PassThrough();
     let text = '';
     logs.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-    const app = await buildHttp(t.rt, undefined, logs);
+    const app = await buildHttp(t.rt, logs);
     try {
       for (const tk of [token(), 'w'.repeat(40)]) {
         await app.inject({ method: 'POST', url: `/providers/api-pix/webhook/${tk}/pix`, payload: { pix: [] } });
