@@ -127,7 +127,10 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
         max: config.rateLimitPerSecond,
         timeWindow: 1000,
         hook: 'onRequest',
-        keyGenerator: (req) => req.auth?.keyId ?? req.ip,
+        keyGenerator: (req) => {
+          const caller = req.auth?.caller;
+          return caller?.kind === 'apiKey' ? caller.keyId : caller?.kind === 'session' ? caller.sessionId : req.ip;
+        },
         errorResponseBuilder: (_req, ctx) => new AppError('RATE_LIMITED', `Rate limit of ${ctx.max} requests per second exceeded`),
       });
     }

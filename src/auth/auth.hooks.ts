@@ -5,10 +5,11 @@ import { AppError } from '../platform/errors.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { selectMerchantByKeyHash } from './auth.sql.js';
 import { API_KEY_PATTERN, hashApiKey } from './api-keys.js';
+import type { Caller } from './permissions.js';
 
 export interface AuthContext {
   merchant: MerchantRow;
-  keyId: string;
+  caller: Caller;
 }
 
 declare module 'fastify' {
@@ -39,7 +40,7 @@ export const merchantAuth = (pool: pg.Pool) => async (req: FastifyRequest) => {
   if (!row || row.key_revoked) throw unauthorized('Invalid or revoked API key');
   if (row.suspended) throw new AppError('FORBIDDEN', 'Merchant is suspended');
   const { key_id, key_revoked: _revoked, ...merchant } = row;
-  req.auth = { merchant, keyId: key_id };
+  req.auth = { merchant, caller: { kind: 'apiKey', keyId: key_id } };
 };
 
 /** The operator token guards /admin; comparing digests keeps the comparison constant-time. */
