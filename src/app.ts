@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import rateLimit from '@fastify/rate-limit';
 import sjson from 'secure-json-parse';
 import { adminRoutes } from './admin/admin.routes.js';
 import { adminAuth, merchantAuth } from './auth/auth.hooks.js';
@@ -12,6 +11,12 @@ import { errorHandler, notFoundHandler, routingErrorHandler } from './platform/h
 import { documentIdempotencyKey, registerIdempotency } from './platform/http/idempotency.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './platform/http/json-depth.js';
 import { validatorCompiler } from './platform/http/validation.js';
+import { trackInFlight, type Drain } from './platform/http/drain.js';
+import { opsRoutes } from './platform/http/ops.routes.js';
+import { connectRedis, redisReady, registerKeyRateLimit } from './platform/http/rate-limit.js';
+import { createAuthFailureLimiter, limitUnknownCredentials } from './platform/http/auth-failure-limit.js';
+import { observeRequest } from './platform/metrics.js';
+import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { storeRoutes } from './store/store.routes.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { chargeRoutes } from './charges/charge.routes.js';
@@ -49,6 +54,13 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Readiness and the SIGTERM drain (platform/http/drain.ts). */
+    drain: Drain;
+  }
+}
+
 /** The HTTP app; built only after migrations ran, so /health's 503 means the database does not answer. */
 export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): Promise<FastifyInstance> {
   const { config, pool, cursors } = rt;
@@ -67,6 +79,15 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     // HEAD is another method on a known path: 404 like any other (decisions part 1).
     exposeHeadRoutes: false,
     frameworkErrors: routingErrorHandler,
+    // Behind a TLS proxy (docs/deployment.md): the client address the per-address limits count by.
+    trustProxy: config.trustProxy as boolean, // or a hop count / address list: all three are Fastify's own
+  });
+  // First hooks of all: the in-flight count SIGTERM waits for, and the request metrics.
+  const drain = trackInFlight(app);
+  app.decorate('drain', drain);
+  app.addHook('onResponse', (req, reply, next) => {
+    observeRequest(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime);
+    next();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
@@ -115,25 +136,21 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/health', { schema: { tags: ['health'], security: [] } }, async (_req, reply) => {
-    const up = await pool.query('SELECT 1').then(() => true, () => false);
-    return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable' });
-  });
+  await app.register(opsRoutes(config, pool, drain));
+  // The merchant dashboard (web/): static files at /dashboard, outside the API's auth and OpenAPI document.
+  await app.register(dashboardRoutes());
+
+  // REDIS_URL: the rate limits are shared by every process (decisions part 18).
+  const redis = connectRedis(config);
+  if (redis) {
+    await redisReady(redis);
+    app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  }
+  const unknownCredentials = createAuthFailureLimiter({ perSecond: config.rateLimitPerSecond, redis, prefix: config.redisPrefix });
 
   await app.register(async (merchantApi) => {
-    merchantApi.addHook('onRequest', merchantAuth(pool));
-    if (config.rateLimitPerSecond > 0) {
-      await merchantApi.register(rateLimit, {
-        max: config.rateLimitPerSecond,
-        timeWindow: 1000,
-        hook: 'onRequest',
-        keyGenerator: (req) => {
-          const caller = req.auth?.caller;
-          return caller?.kind === 'apiKey' ? caller.keyId : caller?.kind === 'session' ? caller.sessionId : req.ip;
-        },
-        errorResponseBuilder: (_req, ctx) => new AppError('RATE_LIMITED', `Rate limit of ${ctx.max} requests per second exceeded`),
-      });
-    }
+    merchantApi.addHook('onRequest', limitUnknownCredentials(unknownCredentials, merchantAuth(pool)));
+    await registerKeyRateLimit(merchantApi, config, redis);
     registerIdempotency(merchantApi, pool);
     await merchantApi.register(storeRoutes(pool));
     await merchantApi.register(customerRoutes(rt));

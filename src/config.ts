@@ -21,6 +21,18 @@ export interface Config {
   readonly simRefundDelayMs: number;
   /** 0 turns rate limiting off. */
   readonly rateLimitPerSecond: number;
+  /** REDIS_URL: rate-limit counters shared by every process; null counts per process. */
+  readonly redisUrl: string | null;
+  /** Prefix of every Redis key, so deployments (or tests) can share one Redis. */
+  readonly redisPrefix: string;
+  /** Bearer for GET /metrics besides ADMIN_TOKEN (null: only ADMIN_TOKEN). */
+  readonly metricsToken: string | null;
+  /** A `worker` process serves /metrics and /health/ready on this port when set. */
+  readonly metricsPort: number | null;
+  /** On SIGTERM, how long requests in flight and running jobs get to finish. */
+  readonly shutdownGraceMs: number;
+  /** TRUST_PROXY: Fastify's trustProxy (true, a hop count, or addresses/CIDRs), so req.ip is the client's. */
+  readonly trustProxy: boolean | number | string;
   readonly logLevel: string;
   /** PIX_PROVIDER: the embedded simulator (default) or a PSP speaking BACEN's API Pix v2. */
   readonly pixProvider: PixProviderName;
@@ -65,6 +77,12 @@ function boolVar(env: Env, name: string): boolean {
   if (raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new Error(`${name} must be true or false`);
+}
+
+function trustProxyVar(raw = ''): boolean | number | string {
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
 }
 
 /** An operator secret from the environment, else the one saved under the data dir, else a new one saved there. */
@@ -161,6 +179,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     simPayoutDelayMs: intVar(env, 'SIM_PAYOUT_DELAY_MS', 1000),
     simRefundDelayMs: intVar(env, 'SIM_REFUND_DELAY_MS', 1000),
     rateLimitPerSecond: intVar(env, 'RATE_LIMIT_PER_SECOND', 100),
+    redisUrl: env.REDIS_URL || null,
+    redisPrefix: env.REDIS_PREFIX || 'pixgate:',
+    metricsToken: env.METRICS_TOKEN || null,
+    metricsPort: env.METRICS_PORT ? intVar(env, 'METRICS_PORT', 0, 1) : null,
+    shutdownGraceMs: intVar(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    trustProxy: trustProxyVar(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     pixProvider,
     apiPix: pixProvider === 'api-pix' ? apiPixConfig(env) : null,

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { Logger, run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Executor } from './db.js';
+import { ADD_JOB_SQL, forceUnlockDeadWorkers, trackWorkerPools, unlockOrphanJobs } from './job-queue-internals.js';
 
 /**
  * The job queue is graphile-worker (Postgres-backed, LISTEN/NOTIFY pickup in ~1–4 ms). Jobs are
@@ -19,8 +20,7 @@ export interface EnqueueOptions {
 
 export async function enqueue(tx: Executor, task: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<void> {
   await tx.query(
-    `SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, job_key => $4::text, max_attempts => $5::int,
-       job_key_mode => $6::text)`,
+    ADD_JOB_SQL,
     [task, JSON.stringify(payload), opts.runAt ?? null, opts.jobKey ?? null, opts.maxAttempts ?? 25, opts.jobKeyMode ?? 'replace'],
   );
 }
@@ -43,10 +43,7 @@ async function beat(pool: pg.Pool, workerIds: Set<string>): Promise<void> {
 
 /** Unlocks the jobs of workers that stopped beating (their process died), so live workers run them. */
 export async function unlockJobsOfDeadWorkers(pool: pg.Pool): Promise<void> {
-  await pool.query(`SELECT graphile_worker.force_unlock_workers(coalesce(array_agg(DISTINCT j.locked_by), '{}'))
-    FROM graphile_worker._private_jobs j
-    WHERE j.locked_by IS NOT NULL AND j.locked_at < now() - interval '${DEAD_AFTER}'
-      AND NOT EXISTS (SELECT 1 FROM job_worker_heartbeats h WHERE h.worker_id = j.locked_by AND h.seen_at > now() - interval '${DEAD_AFTER}')`);
+  await forceUnlockDeadWorkers(pool, DEAD_AFTER);
   await pool.query(`DELETE FROM job_worker_heartbeats WHERE seen_at < now() - interval '1 hour'`);
 }
 
@@ -55,13 +52,8 @@ export async function unlockJobsOfDeadWorkers(pool: pg.Pool): Promise<void> {
  * that moment (a restart, a failover) the job stays locked by this live worker, which still beats, for
  * 4 hours. Jobs locked by our workers that none of them is running are released here.
  */
-async function unlockOrphans(pool: pg.Pool, workerIds: Set<string>, running: Set<string>): Promise<void> {
-  await pool.query(
-    `UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL
-     WHERE locked_by = ANY($1::text[]) AND NOT (id = ANY($2::bigint[])) AND locked_at < now() - interval '${DEAD_AFTER}'`,
-    [[...workerIds], [...running]],
-  );
-}
+const unlockOrphans = (pool: pg.Pool, workerIds: Set<string>, running: Set<string>) =>
+  unlockOrphanJobs(pool, [...workerIds], [...running], DEAD_AFTER);
 
 export interface Worker {
   stop(): Promise<void>;
@@ -77,14 +69,9 @@ export interface RunnerSpec {
  * process: the heartbeat of every runner's pool, the unlocking of dead workers' jobs, and of orphans.
  */
 export async function startWorkers(pool: pg.Pool, specs: RunnerSpec[], log: Logger = silentLogger()): Promise<Worker> {
-  // graphile-worker 0.17 locks jobs with the id of the worker *pool* (jobs.locked_by), not with the ids of
-  // the pool's workers: the pool id is what must beat, or every job locked 30 s would look abandoned.
-  const workerIds = new Set<string>();
+  // The pool id is what locks jobs, so it is what must beat, or every job locked 30 s would look abandoned.
   const events: WorkerEvents = new EventEmitter();
-  const running = new Set<string>();
-  events.on('pool:create', ({ workerPool }) => workerIds.add(workerPool.id));
-  events.on('job:start', ({ job }) => running.add(job.id));
-  events.on('job:complete', ({ job }) => running.delete(job.id));
+  const { poolIds: workerIds, running } = trackWorkerPools(events);
   const runners: Runner[] = [];
   for (const spec of specs) {
     runners.push(await run({
