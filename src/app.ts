@@ -17,6 +17,7 @@ import { connectRedis, redisReady, registerKeyRateLimit } from './platform/http/
 import { createAuthFailureLimiter, limitUnknownCredentials } from './platform/http/auth-failure-limit.js';
 import { observeRequest } from './platform/metrics.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
+import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { storeRoutes } from './store/store.routes.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { chargeRoutes } from './charges/charge.routes.js';
@@ -137,6 +138,8 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(opsRoutes(config, pool, drain));
+  // The merchant dashboard (web/): static files at /dashboard, outside the API's auth and OpenAPI document.
+  await app.register(dashboardRoutes());
   // The merchant dashboard (web/): static files at /dashboard, outside the API's auth and OpenAPI document.
   await app.register(dashboardRoutes());
 

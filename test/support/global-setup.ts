@@ -7,6 +7,7 @@ import { createPool } from '../../src/platform/db.js';
 import { withDatabaseName } from '../../src/platform/database.js';
 import { startEmbeddedPostgres, stopStaleServer, type EmbeddedDatabase } from '../../src/platform/embedded-postgres.js';
 import { migrate } from '../../src/platform/migrate.js';
+import { ensureDashboardBuilt } from '../../src/dashboard/dashboard.build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -35,6 +36,8 @@ async function removeDeadRuns(dir: string): Promise<void> {
  * under .data/test. One migrated template database is made here; each test file clones it.
  */
 export default async function setup(project: TestProject) {
+  // The browser tests (test/dashboard) load the built dashboard; a fresh clone has none yet.
+  await ensureDashboardBuilt();
   let embedded: EmbeddedDatabase | null = null;
   let serverUrl = process.env.DATABASE_URL;
   // Each run gets its own server directory, so two runs at once (a developer and CI) never stop each other's.

@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Alert, Badge, Button, Code, CopyButton, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { ApiError, api, type Page } from './api';
+import { useT } from './i18n';
+
+/** Page title and the page's main action on one line. */
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
+      <Title order={1} size="h2">{title}</Title>
+      {children ? <Group gap="sm">{children}</Group> : null}
+    </Group>
+  );
+}
+
+const STATUS_COLORS: Record<string, string> = {
+  PENDING: 'yellow', PROCESSING: 'yellow', PAID: 'green', COMPLETED: 'green', SUCCEEDED: 'green',
+  EXPIRED: 'gray', REFUNDED: 'grape', DISPUTED: 'red', FAILED: 'red',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  const t = useT();
+  return <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light">{t.status[status] ?? status}</Badge>;
+}
+
+/**
+ * A form's API error: the field it names (`<field>: <reason>`) gets it next to the input; any other error
+ * is shown above the submit button. Inputs are never cleared on failure.
+ */
+export function useSubmit() {
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await fn();
+    } catch (e) {
+      setError(e instanceof ApiError ? e : new ApiError(0, 'INTERNAL_ERROR', String(e)));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return {
+    busy,
+    error,
+    setError,
+    run,
+    /** The reason for this field, for the input's `error` prop. */
+    fieldError: (...names: string[]) => (error?.field && names.some((n) => error.field === n || error.field!.startsWith(`${n}.`) || error.field!.startsWith(`${n}[`)) ? error.message : undefined),
+    /** The error when no listed field claims it. */
+    otherError: (fields: string[]) => (error && !(error.field && fields.some((f) => error.field === f || error.field!.startsWith(`${f}.`) || error.field!.startsWith(`${f}[`))) ? error.message : null),
+  };
+}
+
+export function ErrorAlert({ message }: { message: string | null | undefined }) {
+  const t = useT();
+  if (!message) return null;
+  return <Alert color="red" title={t.common.error} role="alert">{message}</Alert>;
+}
+
+/** Loads a value; `reload` fetches again. Errors other than 401 (handled globally) are shown. */
+export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    fn().then((d) => { if (live) setData(d); }, (e: unknown) => { if (live) setError(e instanceof Error ? e.message : String(e)); });
+    return () => { live = false; };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  return { data, error, reload: () => setTick((n) => n + 1), setData };
+}
+
+/** A cursor-paged list (decisions part 3): `after` forward, `before` back. */
+export function usePaged<T>(path: (cursor: string) => string, deps: unknown[]) {
+  const [cursor, setCursor] = useState('');
+  const loaded = useLoad<Page<T>>(() => api.page<T>(path(cursor)), [...deps, cursor]);
+  useEffect(() => setCursor(''), deps); // eslint-disable-line react-hooks/exhaustive-deps
+  return {
+    ...loaded,
+    items: loaded.data?.data ?? null,
+    pager: (
+      <Pager
+        prev={loaded.data?.pagination?.before ? () => setCursor(`before=${encodeURIComponent(loaded.data!.pagination.before!)}`) : null}
+        next={loaded.data?.pagination?.next ? () => setCursor(`after=${encodeURIComponent(loaded.data!.pagination.next!)}`) : null}
+      />
+    ),
+  };
+}
+
+function Pager({ prev, next }: { prev: (() => void) | null; next: (() => void) | null }) {
+  const t = useT();
+  if (!prev && !next) return null;
+  return (
+    <Group justify="center" mt="md">
+      <Button variant="default" onClick={prev ?? undefined} disabled={!prev}>{t.common.prev}</Button>
+      <Button variant="default" onClick={next ?? undefined} disabled={!next}>{t.common.next}</Button>
+    </Group>
+  );
+}
+
+export function Loading({ error }: { error?: string | null }) {
+  const t = useT();
+  if (error) return <ErrorAlert message={error} />;
+  return <Group justify="center" p="xl"><Loader aria-label={t.common.loading} /></Group>;
+}
+
+export function Empty() {
+  const t = useT();
+  return <Text c="dimmed" ta="center" p="lg">{t.common.empty}</Text>;
+}
+
+/** A value with a copy button (PIX copy-paste code, secrets shown once, invitation links). */
+export function CopyField({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  const t = useT();
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>{label}</Text>
+      <Code block data-testid={testId} style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>{value}</Code>
+      <CopyButton value={value}>
+        {({ copied, copy }) => <Button size="xs" variant="light" onClick={copy} style={{ alignSelf: 'flex-start' }}>{copied ? t.common.copied : `${t.common.copy} ${label.toLowerCase()}`}</Button>}
+      </CopyButton>
+    </Stack>
+  );
+}
+
+/** A secret the API shows once (API key, webhook secret). */
+export function ShownOnce({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  const t = useT();
+  return (
+    <Alert color="yellow" title={t.common.shownOnce} role="status">
+      <CopyField label={label} value={value} testId={testId} />
+    </Alert>
+  );
+}
+
+/** A button whose action is confirmed in a dialog first; the dialog shows the action's error. */
+export function ConfirmButton({ label, question, onConfirm, color = 'red', variant = 'light', size = 'sm' }: {
+  label: string; question: ReactNode; onConfirm: () => Promise<unknown>; color?: string; variant?: string; size?: string;
+}) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const s = useSubmit();
+  return (
+    <>
+      <Button color={color} variant={variant} size={size} onClick={() => setOpen(true)}>{label}</Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={label} centered>
+        <Stack>
+          <Text>{question}</Text>
+          <ErrorAlert message={s.error?.message} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setOpen(false)}>{t.common.cancel}</Button>
+            <Button color={color} loading={s.busy} onClick={async () => {
+              const done = await s.run(async () => { await onConfirm(); return true; });
+              if (done) setOpen(false);
+            }}>{label}</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+const TZ = 'America/Sao_Paulo';
+const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+
+/** `R$ 1.234,56` from integer cents, whatever the interface language (it is Brazilian money). */
+export const money = (cents: number | null | undefined): string =>
+  cents === null || cents === undefined ? '—' : brl.format(cents / 100).replace(/\u00a0/g, ' ');
+
+const dateTime = new Map<string, Intl.DateTimeFormat>();
+/** A timestamp in São Paulo time, `25/11/2026 16:53`. */
+export function when(iso: string | null | undefined, locale = 'pt-BR'): string {
+  if (!iso) return '—';
+  let f = dateTime.get(locale);
+  if (!f) dateTime.set(locale, f = new Intl.DateTimeFormat(locale, { timeZone: TZ, dateStyle: 'short', timeStyle: 'short' }));
+  return f.format(new Date(iso));
+}
+
+/** `YYYY-MM-DD` of an instant in São Paulo (the statement's day). */
+export function spDate(d: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+}
+
+/** `25/11` from `2026-11-25`. */
+export const dayLabel = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
+
+/** Reais typed by a person (`1.234,56`, `1234.56`, `12`) to cents; null when it is not an amount. */
+export function parseReais(text: string): number | null {
+  let t = text.trim().replace(/^R\$\s*/, '').replace(/\s/g, '');
+  if (!t) return null;
+  if (/,\d{1,2}$/.test(t)) t = t.replace(/\./g, '').replace(',', '.');
+  else if (/^\d{1,3}(\.\d{3})+$/.test(t)) t = t.replace(/\./g, '');
+  if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
+  return Math.round(Number(t) * 100);
+}

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { Badge, Button, Group, Paper, Stack, Table, TextInput } from '@mantine/core';
+import { api, type ApiKey } from '../api';
+import { ConfirmButton, Empty, ErrorAlert, Loading, PageHeader, ShownOnce, usePaged, useSubmit } from '../components';
+import { when } from '../format';
+import { useLang } from '../i18n';
+import { useSession } from '../session';
+
+export function ApiKeys() {
+  const { t, lang } = useLang();
+  const { can } = useSession();
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<ApiKey | null>(null);
+  const s = useSubmit();
+  const list = usePaged<ApiKey>((c) => `/me/api-keys?limit=20${c ? `&${c}` : ''}`, []);
+  const create = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const k = await s.run(() => api.post<ApiKey>('/me/api-keys', { name: name.trim() }));
+    if (k) { setCreated(k); setName(''); list.reload(); }
+  };
+  return (
+    <Stack>
+      <PageHeader title={t.apiKeys.title} />
+      {can('developer') ? (
+        <Paper withBorder p="md">
+          <form onSubmit={create} noValidate>
+            <Group align="flex-start">
+              <TextInput label={t.apiKeys.name} placeholder="Loja virtual" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={s.fieldError('name')} />
+              <Button type="submit" mt={25} loading={s.busy}>{t.apiKeys.submit}</Button>
+            </Group>
+            <ErrorAlert message={s.otherError(['name'])} />
+          </form>
+          {created?.key ? <Stack mt="md"><ShownOnce label={t.apiKeys.key} value={created.key} testId="api-key-secret" /></Stack> : null}
+        </Paper>
+      ) : null}
+      {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
+        <Table.ScrollContainer minWidth={600}>
+          <Table striped verticalSpacing="sm" data-testid="api-keys-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t.apiKeys.name}</Table.Th><Table.Th>{t.apiKeys.last4}</Table.Th><Table.Th>{t.common.created}</Table.Th>
+                <Table.Th>{t.apiKeys.lastUsed}</Table.Th><Table.Th>{t.common.status}</Table.Th>
+                {can('developer') ? <Table.Th>{t.common.actions}</Table.Th> : null}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.items.map((k) => (
+                <Table.Tr key={k.id}>
+                  <Table.Td>{k.name}</Table.Td><Table.Td ff="monospace">…{k.last4}</Table.Td><Table.Td>{when(k.createdAt, lang)}</Table.Td>
+                  <Table.Td>{when(k.lastUsedAt, lang)}</Table.Td>
+                  <Table.Td>{k.revokedAt ? <Badge color="gray" variant="light">{t.apiKeys.revoked} {when(k.revokedAt, lang)}</Badge> : <Badge color="green" variant="light">{t.apiKeys.active}</Badge>}</Table.Td>
+                  {can('developer') ? (
+                    <Table.Td>{k.revokedAt ? null : <ConfirmButton size="xs" label={t.apiKeys.revoke} question={t.apiKeys.revokeConfirm}
+                      onConfirm={async () => { await api.del(`/me/api-keys/${encodeURIComponent(k.id)}`); list.reload(); }} />}</Table.Td>
+                  ) : null}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {list.pager}
+    </Stack>
+  );
+}

@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useLocation } from 'wouter';
+import { api, type Delivery, type WebhookEndpoint } from '../api';
+import { ConfirmButton, Empty, ErrorAlert, Loading, PageHeader, ShownOnce, useLoad, usePaged, useSubmit } from '../components';
+import { when } from '../format';
+import { useLang } from '../i18n';
+import { useSession } from '../session';
+
+/** Part 16's operations on one endpoint; each answer is shown, the rotated secret once. */
+function Operations({ id, onChange }: { id: string; onChange: () => void }) {
+  const { t } = useLang();
+  const [note, setNote] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [since, setSince] = useState('');
+  const s = useSubmit();
+  const base = `/webhooks/${encodeURIComponent(id)}`;
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Group>
+          <ConfirmButton label={t.webhooks.test} question={t.webhooks.test} color="teal" onConfirm={async () => {
+            const d = await api.post<Delivery>(`${base}/test`);
+            setNote(`${t.webhooks.test}: ${d.success ? t.webhooks.ok : t.webhooks.failed} (${d.statusCode ?? '—'})`);
+            onChange();
+          }} />
+          <ConfirmButton label={t.webhooks.rotate} question={t.webhooks.rotateConfirm} color="orange" onConfirm={async () => {
+            const r = await api.post<{ secret: string }>(`${base}/rotate-secret`, {});
+            setSecret(r.secret);
+          }} />
+        </Group>
+        <form onSubmit={async (e) => {
+          e.preventDefault();
+          const r = await s.run(() => api.post<{ queued: number }>(`${base}/recover`, { since: new Date(since).toISOString() }));
+          if (r) { setNote(`${t.webhooks.queued}: ${r.queued}`); onChange(); }
+        }}>
+          <Group align="flex-end">
+            <TextInput type="datetime-local" label={t.webhooks.recoverSince} value={since} onChange={(e) => setSince(e.currentTarget.value)} error={s.fieldError('since')} />
+            <Button type="submit" variant="light" loading={s.busy} disabled={!since}>{t.webhooks.recover}</Button>
+          </Group>
+        </form>
+        <ErrorAlert message={s.otherError(['since'])} />
+        {note ? <Alert color="blue" role="status">{note}</Alert> : null}
+        {secret ? <ShownOnce label={t.webhooks.newSecret} value={secret} /> : null}
+      </Stack>
+    </Paper>
+  );
+}
+
+export function WebhookDetail({ id }: { id: string }) {
+  const { t, lang } = useLang();
+  const { can } = useSession();
+  const [, navigate] = useLocation();
+  const ep = useLoad(() => api.get<WebhookEndpoint>(`/webhooks/${encodeURIComponent(id)}`), [id]);
+  const list = usePaged<Delivery>((c) => `/webhooks/${encodeURIComponent(id)}/deliveries?limit=20${c ? `&${c}` : ''}`, [id]);
+  if (!ep.data) return <Loading error={ep.error} />;
+  return (
+    <Stack>
+      <PageHeader title={t.webhooks.deliveries}>
+        <Button variant="default" onClick={list.reload}>↻</Button>
+        {can('developer') ? (
+          <ConfirmButton label={t.webhooks.remove} question={t.webhooks.removeConfirm}
+            onConfirm={async () => { await api.del(`/webhooks/${encodeURIComponent(id)}`); navigate('/webhooks'); }} />
+        ) : null}
+      </PageHeader>
+      <Text style={{ wordBreak: 'break-all' }} fw={600}>{ep.data.url}</Text>
+      <Text size="sm" c="dimmed">{ep.data.events.join(', ')}</Text>
+      {can('developer') ? <Operations id={id} onChange={list.reload} /> : null}
+      {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped verticalSpacing="sm" data-testid="deliveries-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t.common.created}</Table.Th><Table.Th>{t.webhooks.event}</Table.Th><Table.Th>{t.webhooks.attempt}</Table.Th>
+                <Table.Th>{t.common.status}</Table.Th><Table.Th>{t.webhooks.duration}</Table.Th>
+                {can('developer') ? <Table.Th>{t.common.actions}</Table.Th> : null}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.items.map((d) => (
+                <Table.Tr key={d.id}>
+                  <Table.Td>{when(d.createdAt, lang)}</Table.Td>
+                  <Table.Td><Text size="sm">{d.event}</Text><Text size="xs" c="dimmed" ff="monospace">{d.eventId}</Text></Table.Td>
+                  <Table.Td>{d.attempt}{d.manual ? <Badge ml={4} size="xs" variant="outline">{t.webhooks.manual}</Badge> : null}</Table.Td>
+                  <Table.Td>
+                    <Badge color={d.success ? 'green' : 'red'} variant="light">{d.success ? t.webhooks.ok : t.webhooks.failed} {d.statusCode ?? ''}</Badge>
+                    {d.error ? <Text size="xs" c="red">{d.error}</Text> : null}
+                  </Table.Td>
+                  <Table.Td>{d.durationMs} ms</Table.Td>
+                  {can('developer') ? (
+                    <Table.Td><ConfirmButton size="xs" color="teal" label={t.webhooks.redeliver} question={`${t.webhooks.redeliver} ${d.eventId}?`}
+                      onConfirm={async () => { await api.post(`/webhooks/${encodeURIComponent(id)}/redeliver`, { eventId: d.eventId }); list.reload(); }} /></Table.Td>
+                  ) : null}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {list.pager}
+    </Stack>
+  );
+}

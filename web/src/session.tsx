@@ -1,0 +1,86 @@
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import { api, setUnauthorizedHandler, type LoginAnswer, type Role, type User } from './api';
+
+/**
+ * Who is logged in, as the login answer told us (user and store, never the token: the session itself is
+ * the HttpOnly cookie). Kept in localStorage so a reload or a new tab knows the role; a 401 forgets it.
+ */
+interface Session { user: User; merchant: { id: string; name: string | null } }
+const STORAGE = 'pxg_user';
+
+type Permission = 'operate' | 'money' | 'developer' | 'team';
+// Mirrors src/auth/permissions.ts (decisions part 15): buttons a role may not use are not shown.
+const ALLOWED: Record<Permission, Role[]> = {
+  operate: ['OWNER', 'DEVELOPER', 'FINANCE'],
+  money: ['OWNER', 'FINANCE'],
+  developer: ['OWNER', 'DEVELOPER'],
+  team: ['OWNER'],
+};
+
+interface SessionApi {
+  session: Session | null;
+  loggedIn(answer: LoginAnswer): void;
+  logout(): Promise<void>;
+  can(p: Permission): boolean;
+  updateUser(u: Partial<User>): void;
+}
+
+const Ctx = createContext<SessionApi | null>(null);
+
+function readStored(): Session | null {
+  try {
+    const s = JSON.parse(localStorage.getItem(STORAGE) ?? 'null') as Session | null;
+    return s && s.user && s.merchant ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session | null>(readStored);
+  const [location, navigate] = useLocation();
+
+  const forget = useCallback(() => {
+    localStorage.removeItem(STORAGE);
+    setSession(null);
+  }, []);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      forget();
+      // Back to this page after the next login.
+      const here = window.location.pathname.replace(/^\/dashboard/, '') + window.location.search;
+      if (!here.startsWith('/login')) navigate(`/login?expired=1&next=${encodeURIComponent(here || '/')}`);
+    });
+    return () => setUnauthorizedHandler(null);
+  }, [forget, navigate, location]);
+
+  const value: SessionApi = {
+    session,
+    loggedIn(answer) {
+      const s = { user: answer.user, merchant: answer.merchant };
+      localStorage.setItem(STORAGE, JSON.stringify(s));
+      setSession(s);
+    },
+    async logout() {
+      await api.post('/auth/logout').catch(() => {});
+      forget();
+      navigate('/login');
+    },
+    can: (p) => !!session && ALLOWED[p].includes(session.user.role),
+    updateUser(u) {
+      if (!session) return;
+      const s = { ...session, user: { ...session.user, ...u } };
+      localStorage.setItem(STORAGE, JSON.stringify(s));
+      setSession(s);
+    },
+  };
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+export function useSession(): SessionApi {
+  const s = useContext(Ctx);
+  if (!s) throw new Error('useSession outside SessionProvider');
+  return s;
+}
