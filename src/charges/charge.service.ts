@@ -4,6 +4,7 @@ import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { storeName } from '../merchants/merchant.service.js';
 import { withStatement, withTransaction, type Executor, type TransactionHook } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
+import { withClaim, type Claimable } from '../platform/http/idempotency-claim.js';
 import { newId } from '../platform/ids.js';
 import { keysetPage, type Page, type PageRequest } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
@@ -17,22 +18,21 @@ const DEFAULT_EXPIRES_IN = 86_400;
 
 /**
  * POST /transparents/create. Checks run in the order schema (400) → KYC and PIX key (403) → the rest
- * (400). The charge, its split and CHARGE_CREATED are one statement (charge.sql.ts), run in a
- * transaction only when something else must hold with it: a customer kept from deletion until the
- * charge commits, or an idempotency key — held before the provider issues the BR Code, so a duplicate
- * request never issues a second code. The expiry job is scheduled later, by the sweep of
- * charge-expiry.ts, not here.
+ * (400), all before the provider is called. No transaction is open while the provider issues the BR Code
+ * (decisions part 19): an Idempotency-Key is claimed first in a statement of its own, so a duplicate
+ * meanwhile never issues a second code, and the charge is written after the call — in one statement
+ * (charge, split and CHARGE_CREATED), or in a short transaction when the customer must be locked or the
+ * key's answer stored with it. The expiry job is scheduled later, by the sweep of charge-expiry.ts.
  */
-export async function createCharge(rt: Runtime, merchant: MerchantRow, input: ChargeCreate, hook?: TransactionHook<ChargeWithImage>): Promise<ChargeWithImage> {
+export async function createCharge(rt: Runtime, merchant: MerchantRow, input: ChargeCreate, idempotency?: Claimable): Promise<ChargeWithImage> {
   assertCanCharge(merchant);
   checkTicket(merchant, input.amount);
   const fee = chargeFee(merchant, input.amount);
-  const create = async (db: Executor): Promise<ChargeWithImage> => {
-    // FOR SHARE: a concurrent delete waits, so a charge is never linked to a customer deleted meanwhile.
-    const customer = input.customerId === undefined ? undefined : await selectActiveCustomer(db, merchant.id, input.customerId, true);
-    if (input.customerId !== undefined && !customer) throw validationError('customerId', 'not found');
-    const split = await resolveSplit(db, merchant.id, input.amount, input.split ?? []);
-    const net = netAmount(input.amount, fee, split);
+  const customer = input.customerId === undefined ? undefined : await selectActiveCustomer(rt.pool, merchant.id, input.customerId);
+  if (input.customerId !== undefined && !customer) throw validationError('customerId', 'not found');
+  const split = await resolveSplit(rt.pool, merchant.id, input.amount, input.split ?? []);
+  const net = netAmount(input.amount, fee, split);
+  return withClaim(rt.pool, idempotency, async (hook?: TransactionHook<ChargeWithImage>) => {
     const id = newId('chg');
     const expiresIn = input.expiresIn ?? DEFAULT_EXPIRES_IN;
     const description = input.description ?? null;
@@ -53,11 +53,15 @@ export async function createCharge(rt: Runtime, merchant: MerchantRow, input: Ch
     }, split, customer);
     const event = eventCtes([{ merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(pending, { phone: true }) }],
       CHARGE_EVENT_FIRST_PARAM, { from: 'charge c', times: { createdAt: 'c.created_at', expiresAt: 'c.expires_at' } });
-    const inserted = await insertCharge(db, charge, split, event);
-    return withImage(toCharge(insertedChargeView(inserted, split, customer), { phone: false }));
-  };
-  // A customer is locked (FOR SHARE) until the charge commits: that needs a transaction of its own.
-  return input.customerId !== undefined ? withTransaction(rt.pool, create, hook) : withStatement(rt.pool, create, hook);
+    const write = async (db: Executor): Promise<ChargeWithImage> => {
+      // Read again FOR SHARE: a delete that committed during the call means no charge; one arriving now
+      // waits for this commit. Customers are never edited, so the row read before the call is still right.
+      if (customer && !(await selectActiveCustomer(db, merchant.id, customer.id, true))) throw validationError('customerId', 'not found');
+      const inserted = await insertCharge(db, charge, split, event);
+      return withImage(toCharge(insertedChargeView(inserted, split, customer), { phone: false }));
+    };
+    return customer ? withTransaction(rt.pool, write, hook) : withStatement(rt.pool, write, hook);
+  });
 }
 
 /** GET /transparents/check: the charge with its image and complete customer. */

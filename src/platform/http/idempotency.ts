@@ -4,12 +4,15 @@ import type pg from 'pg';
 import type { TransactionHook, Tx } from '../db.js';
 import { AppError, errorBody } from '../errors.js';
 import { ok } from './envelope.js';
+import { claimKey, type ClaimedKey } from './idempotency-claim.js';
 
 /**
- * `Idempotency-Key` on POST (decisions parts 13–14). A first request claims the key with a
- * transaction-scoped advisory lock inside the command's own transaction and stores its answer in
- * that transaction, so the work and its answer commit together; a duplicate arriving meanwhile
- * cannot take the lock and gets IDEMPOTENCY_CONFLICT at once; one arriving later replays the answer.
+ * `Idempotency-Key` on POST (decisions parts 13–14). A command that runs in one transaction claims the
+ * key with a transaction-scoped advisory lock inside that transaction and stores its answer there, so the
+ * work and its answer commit together; a duplicate arriving meanwhile cannot take the lock and gets
+ * IDEMPOTENCY_CONFLICT at once; one arriving later replays the answer. A command that calls the PSP
+ * claims the key first with a row of its own (idempotency-claim.ts, decisions part 19), so that no
+ * transaction stays open during the call; the claim row answers duplicates the same way.
  */
 export interface IdempotencyRouteOptions {
   /** Removes what must never be stored in clear (a webhook secret) from the stored answer. */
@@ -36,14 +39,23 @@ export class IdempotentReplay extends Error {
   }
 }
 
+/** Decisions part 19: a claim without an answer this old belongs to a process that died; a retry takes it over. */
+export const CLAIM_RELEASE_S = 60;
 // Answers that describe the request rather than the work are not stored, so a corrected retry works.
-const NOT_STORED = new Set(['VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'IDEMPOTENCY_CONFLICT']);
+export const NOT_STORED = new Set(['VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'IDEMPOTENCY_CONFLICT']);
+export const inProgress = () => new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: a request with this key is still in progress');
+/** The row under a key may be overwritten: its answer is past 24 h, or it is a claim whose process died. */
+export const REPLACEABLE = `idempotency_keys.created_at <= now() - interval '24 hours'
+  OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at <= now() - make_interval(secs => ${CLAIM_RELEASE_S}))`;
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
-interface StoredAnswer {
+/** A stored answer, or a claim (status_code and body null) of a request still running — or whose process died. */
+export interface StoredAnswer {
   request_hash: string;
-  status_code: number;
+  status_code: number | null;
   body: unknown;
+  /** A claim younger than CLAIM_RELEASE_S: its request may still be running. */
+  live: boolean;
 }
 
 function canonical(value: unknown): unknown {
@@ -54,9 +66,9 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-async function findAnswer(db: Pick<Tx, 'query'>, merchantId: string, key: string): Promise<StoredAnswer | undefined> {
+export async function findAnswer(db: Pick<Tx, 'query'>, merchantId: string, key: string): Promise<StoredAnswer | undefined> {
   const { rows } = await db.query<StoredAnswer>(
-    `SELECT request_hash, status_code, body FROM idempotency_keys
+    `SELECT request_hash, status_code, body, created_at > now() - make_interval(secs => ${CLAIM_RELEASE_S}) AS live FROM idempotency_keys
      WHERE merchant_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
     [merchantId, key],
   );
@@ -65,20 +77,26 @@ async function findAnswer(db: Pick<Tx, 'query'>, merchantId: string, key: string
 
 export class IdempotencyScope implements TransactionHook<unknown> {
   constructor(
-    private readonly merchantId: string,
-    private readonly key: string,
-    private readonly hash: string,
-    private readonly status: number,
-    private readonly options: IdempotencyRouteOptions,
+    readonly merchantId: string,
+    readonly key: string,
+    readonly hash: string,
+    readonly status: number,
+    readonly options: IdempotencyRouteOptions,
   ) {}
+
+  /** For a command that calls the PSP: the key claimed in a statement of its own (idempotency-claim.ts). */
+  claim(pool: pg.Pool): Promise<ClaimedKey> {
+    return claimKey(pool, this);
+  }
 
   async begin(tx: Tx): Promise<void> {
     const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
       `idempotency:${this.merchantId}:${this.key}`,
     ]);
-    if (!rows[0]?.locked) throw new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: a request with this key is still in progress');
+    if (!rows[0]?.locked) throw inProgress();
     const stored = await findAnswer(tx, this.merchantId, this.key);
-    if (stored) throw await this.replayOrConflict(stored);
+    const outcome = stored && (await this.replayOrConflict(stored));
+    if (outcome) throw outcome;
     await tx.query('SAVEPOINT idempotency');
   }
 
@@ -94,22 +112,28 @@ export class IdempotencyScope implements TransactionHook<unknown> {
     return true;
   }
 
-  async replayOrConflict(stored: StoredAnswer): Promise<Error> {
+  /** The replay or conflict a stored row means for this request; null for a dead claim, which may be taken over. */
+  async replayOrConflict(stored: StoredAnswer): Promise<Error | null> {
+    if (stored.status_code === null && !stored.live) return null;
     if (stored.request_hash !== this.hash) {
       return new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: already used with a different request');
     }
+    if (stored.status_code === null) return inProgress();
     const body = stored.body as { success?: boolean; data?: unknown };
     if (body.success && this.options.restore) return new IdempotentReplay(stored.status_code, ok(await this.options.restore(this.merchantId, body.data)));
     return new IdempotentReplay(stored.status_code, stored.body);
   }
 
   private async save(tx: Tx, status: number, body: unknown): Promise<void> {
-    // An expired answer under the same key is replaced; a live one cannot exist while we hold the lock.
-    await tx.query(
+    // An expired answer or a dead claim under the same key is replaced. A live claim can only appear here
+    // when a PSP-calling request took the key meanwhile (claims take no advisory lock): that one keeps it.
+    const { rowCount } = await tx.query(
       `INSERT INTO idempotency_keys (merchant_id, key, request_hash, status_code, body) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = $4, body = $5, created_at = now_ms()`,
+       ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = $4, body = $5, claim_id = NULL, created_at = now_ms()
+       WHERE ${REPLACEABLE}`,
       [this.merchantId, this.key, this.hash, status, JSON.stringify(body)],
     );
+    if (rowCount !== 1) throw inProgress();
   }
 }
 
@@ -124,7 +148,7 @@ export function documentIdempotencyKey(doc: { paths?: object; security?: unknown
     const post = operations.post;
     const security = (post?.security ?? doc.security) as Array<Record<string, unknown>> | undefined;
     const parameters = (post?.parameters ?? []) as Array<{ name?: string }>;
-    if (post && security?.[0] && 'apiKey' in security[0] && !parameters.some((p) => p.name === parameter.name)) {
+    if (post && security?.[0] && ('apiKey' in security[0] || 'session' in security[0]) && !parameters.some((p) => p.name === parameter.name)) {
       post.parameters = [...parameters, parameter];
     }
   }
@@ -149,11 +173,11 @@ export function registerIdempotency(app: FastifyInstance, pool: pg.Pool): void {
     const config = req.routeOptions.config;
     const scope = new IdempotencyScope(req.auth.merchant.id, raw, hash, config.successStatus ?? 200, config.idempotency ?? {});
     const stored = await findAnswer(pool, req.auth.merchant.id, raw);
-    if (!stored) {
+    const outcome = stored && (await scope.replayOrConflict(stored));
+    if (!outcome) {
       req.idempotency = scope;
       return;
     }
-    const outcome = await scope.replayOrConflict(stored);
     if (outcome instanceof IdempotentReplay) return sendReplay(reply, outcome);
     throw outcome;
   });

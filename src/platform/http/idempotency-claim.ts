@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { Executor, TransactionHook, Tx } from '../db.js';
+import { AppError, errorBody } from '../errors.js';
+import { ok } from './envelope.js';
+import { findAnswer, inProgress, NOT_STORED, REPLACEABLE, type IdempotencyScope } from './idempotency.js';
+
+/**
+ * Decisions part 19: a command that calls the PSP claims its Idempotency-Key in a statement of its own, makes
+ * the call holding no connection, then writes its work and its answer in one short transaction. The claim
+ * row (no answer yet, a claim id) makes a duplicate meanwhile IDEMPOTENCY_CONFLICT, as the advisory lock of
+ * a one-transaction command does; only the request holding the claim id can store the answer, so a request
+ * whose claim was taken over (it outlived CLAIM_RELEASE_S) rolls its work back instead of committing it twice.
+ */
+
+/** Answers stored under the key (decisions part 14): business rejections, not validation, auth or 5xx. */
+const storable = (err: unknown): err is AppError => err instanceof AppError && !NOT_STORED.has(err.code) && err.statusCode < 500;
+
+export interface Claimable {
+  claim(pool: pg.Pool): Promise<ClaimedKey>;
+}
+
+export class ClaimedKey implements TransactionHook<unknown> {
+  private answered = false;
+
+  constructor(private readonly scope: IdempotencyScope, private readonly claimId: string) {}
+
+  async begin(tx: Tx): Promise<void> {
+    await tx.query('SAVEPOINT idempotency');
+  }
+
+  async beforeCommit(tx: Tx, result: unknown): Promise<void> {
+    const data = this.scope.options.redact ? this.scope.options.redact(result) : result;
+    await this.answer(tx, this.scope.status, ok(data));
+  }
+
+  async onFailure(tx: Tx, error: unknown): Promise<boolean> {
+    if (!storable(error)) return false;
+    await tx.query('ROLLBACK TO SAVEPOINT idempotency');
+    await this.answer(tx, error.statusCode, errorBody(error));
+    return true;
+  }
+
+  /** The command failed with no answer stored: store it when it is one to keep, else free the key for a retry. */
+  async settleFailure(pool: pg.Pool, error: unknown): Promise<void> {
+    if (this.answered) return;
+    if (storable(error)) {
+      await this.answer(pool, error.statusCode, errorBody(error)).catch(() => {});
+      return;
+    }
+    await pool.query(
+      'DELETE FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL',
+      [this.scope.merchantId, this.scope.key, this.claimId],
+    ).catch(() => {}); // left behind, the claim is released after CLAIM_RELEASE_S anyway
+  }
+
+  private async answer(db: Executor, status: number, body: unknown): Promise<void> {
+    const { rowCount } = await db.query(
+      `UPDATE idempotency_keys SET status_code = $4, body = $5, claim_id = NULL
+       WHERE merchant_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL`,
+      [this.scope.merchantId, this.scope.key, this.claimId, status, JSON.stringify(body)],
+    );
+    if (rowCount !== 1) throw inProgress(); // taken over by a retry: that one does the work
+    this.answered = true;
+  }
+}
+
+/** Claims the key, or throws the replay or conflict that what is stored under it means. */
+export async function claimKey(pool: pg.Pool, scope: IdempotencyScope): Promise<ClaimedKey> {
+  const claimId = randomBytes(12).toString('base64url');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { rowCount } = await pool.query(
+      `INSERT INTO idempotency_keys (merchant_id, key, request_hash, claim_id) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = NULL, body = NULL, claim_id = $4, created_at = now_ms()
+       WHERE ${REPLACEABLE}`,
+      [scope.merchantId, scope.key, scope.hash, claimId],
+    );
+    if (rowCount === 1) return new ClaimedKey(scope, claimId);
+    const stored = await findAnswer(pool, scope.merchantId, scope.key);
+    const outcome = stored && (await scope.replayOrConflict(stored));
+    if (outcome) throw outcome;
+  }
+  throw inProgress();
+}
+
+/**
+ * Runs a command that calls the PSP under an optional Idempotency-Key: `run` makes the call outside any
+ * transaction and passes the hook to the transaction that writes the result.
+ */
+export async function withClaim<T>(pool: pg.Pool, key: Claimable | undefined, run: (hook?: TransactionHook<T>) => Promise<T>): Promise<T> {
+  if (!key) return run();
+  const claim = await key.claim(pool);
+  try {
+    return await run(claim);
+  } catch (err) {
+    await claim.settleFailure(pool, err);
+    throw err;
+  }
+}
