@@ -1,0 +1,75 @@
+import { PassThrough, Readable, pipeline, type Readable as ReadableType } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { Executor } from '../platform/db.js';
+import type { StatementAccount, StatementLineView } from './statement.schemas.js';
+import { availableBalanceAt, exportLines } from './statement.service.js';
+import type { Range } from './statement.sql.js';
+
+/** The exact header row of decisions part 17. */
+export const CSV_COLUMNS = [
+  'createdAt', 'account', 'type', 'amount', 'balanceAfter', 'fee', 'chargeId', 'refundId', 'withdrawalId', 'disputeId', 'end2endId', 'description',
+] as const;
+
+/** GET /me/statement.csv: RFC 4180 (CRLF, quoted where needed), UTF-8, cents as integers, oldest first. */
+export function csvStream(db: Executor, merchantId: string, account: StatementAccount, range: Range): ReadableType {
+  const records = Readable.from((async function* () {
+    for await (const line of exportLines(db, merchantId, account, range)) yield CSV_COLUMNS.map((c) => line[c] ?? '');
+  })());
+  const csv = stringify({ header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows' });
+  // A failure half-way ends the download with an error instead of a file that looks complete.
+  return pipeline(records, csv, new PassThrough(), () => {});
+}
+
+/** Reais with a dot from integer cents, without floating point: -1050 → "-10.50". */
+export function reais(cents: number): string {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** OFX date-time in UTC: 20261122180000.000[0:GMT]. */
+export const ofxTime = (iso: string) => `${iso.replace(/[-:T]/g, '').replace('Z', '')}[0:GMT]`;
+
+/** XML text: the three characters that would end it, and control characters that XML 1.0 cannot hold. */
+const xmlText = (s: string) =>
+  s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function stmttrn(line: StatementLineView): string {
+  return `<STMTTRN><TRNTYPE>${line.amount < 0 ? 'DEBIT' : 'CREDIT'}</TRNTYPE><DTPOSTED>${ofxTime(line.createdAt)}</DTPOSTED>` +
+    `<TRNAMT>${reais(line.amount)}</TRNAMT><FITID>${line.id}</FITID><MEMO>${xmlText(line.description.slice(0, 255))}</MEMO></STMTTRN>\n`;
+}
+
+const STATUS_OK = '<STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS>';
+
+/**
+ * GET /me/statement.ofx: an OFX 2.1.1 (XML) bank statement of the available account, one STMTTRN per line,
+ * oldest first; LEDGERBAL is the balance at `to` (at the export's time without one). ACCTID is the merchant
+ * id without its prefix (OFX allows 22 characters).
+ */
+export function ofxStream(db: Executor, merchantId: string, range: Range): ReadableType {
+  const now = new Date().toISOString();
+  return Readable.from((async function* () {
+    const lines = exportLines(db, merchantId, 'available', range);
+    const first = await lines.next();
+    const start = range.from !== '-infinity' ? new Date(range.from).toISOString() : first.done ? now : first.value.createdAt;
+    const end = range.to !== 'infinity' ? new Date(range.to).toISOString() : now;
+    yield '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' +
+      '<?OFX OFXHEADER="200" VERSION="211" SECURITY="NONE" OLDFILEUID="NONE" NEWFILEUID="NONE"?>\n' +
+      `<OFX>\n<SIGNONMSGSRSV1><SONRS>${STATUS_OK}<DTSERVER>${ofxTime(now)}</DTSERVER><LANGUAGE>POR</LANGUAGE></SONRS></SIGNONMSGSRSV1>\n` +
+      `<BANKMSGSRSV1><STMTTRNRS><TRNUID>0</TRNUID>${STATUS_OK}<STMTRS><CURDEF>BRL</CURDEF>\n` +
+      `<BANKACCTFROM><BANKID>PIXGATE</BANKID><ACCTID>${xmlText(merchantId.replace(/^mer_/, ''))}</ACCTID><ACCTTYPE>CHECKING</ACCTTYPE></BANKACCTFROM>\n` +
+      `<BANKTRANLIST><DTSTART>${ofxTime(start)}</DTSTART><DTEND>${ofxTime(end)}</DTEND>\n`;
+    let last: StatementLineView | undefined;
+    if (!first.done) {
+      last = first.value;
+      yield stmttrn(first.value);
+      for await (const line of lines) {
+        last = line;
+        yield stmttrn(line);
+      }
+    }
+    // The last line before `to` is the last one exported when there is one; otherwise ask.
+    const balance = last ? last.balanceAfter : await availableBalanceAt(db, merchantId, range.to);
+    yield `</BANKTRANLIST>\n<LEDGERBAL><BALAMT>${reais(balance)}</BALAMT><DTASOF>${ofxTime(end)}</DTASOF></LEDGERBAL>\n` +
+      '</STMTRS></STMTTRNRS></BANKMSGSRSV1>\n</OFX>\n';
+  })());
+}

@@ -1,0 +1,56 @@
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { requirePermission } from '../auth/permissions.js';
+import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
+import type { Runtime } from '../runtime.js';
+import { CsvQuery, DailyQuery, DailySummary, OfxQuery, StatementLine, StatementQuery } from './statement.schemas.js';
+import { dailySummary, listStatement, timeRange } from './statement.service.js';
+import { csvStream, ofxStream } from './statement.export.js';
+
+const tags = ['statement'];
+const read = requirePermission('read');
+const file = (type: string, description: string) => ({ description, content: { [type]: { schema: Type.String() } } });
+
+/** Decisions part 17: the statement (extrato) of each account, its exports and the daily summary. */
+export function statementRoutes(rt: Runtime) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/me/statement', {
+      onRequest: read,
+      schema: { tags, querystring: StatementQuery, response: { 200: ListEnvelope(StatementLine), ...errorResponses } },
+    }, async (req) => {
+      const page = await listStatement(rt, req.auth!.merchant.id, req.query);
+      return { ...ok(page.items), pagination: page.pagination };
+    });
+
+    app.get('/me/statement.csv', {
+      onRequest: read,
+      schema: { tags, querystring: CsvQuery, response: { 200: file('text/csv', 'The lines, oldest first (RFC 4180, UTF-8)'), ...errorResponses } },
+    }, async (req, reply) => {
+      const range = timeRange(req.query.from, req.query.to);
+      const account = req.query.account ?? 'available';
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="statement-${account}.csv"`)
+        .send(csvStream(rt.pool, req.auth!.merchant.id, account, range));
+    });
+
+    app.get('/me/statement.ofx', {
+      onRequest: read,
+      schema: { tags, querystring: OfxQuery, response: { 200: file('application/x-ofx', 'OFX 2.1.1 bank statement of the available account'), ...errorResponses } },
+    }, async (req, reply) => {
+      const range = timeRange(req.query.from, req.query.to);
+      return reply
+        .type('application/x-ofx; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="statement.ofx"')
+        .send(ofxStream(rt.pool, req.auth!.merchant.id, range));
+    });
+
+    app.get('/me/statement/daily', {
+      onRequest: read,
+      schema: { tags, querystring: DailyQuery, response: { 200: Envelope(Type.Array(DailySummary)), ...errorResponses } },
+    }, async (req) => ok(await dailySummary(rt, req.auth!.merchant.id, req.query)));
+  };
+}
