@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { multiHostPoolConfig } from './multi-host.js';
 
 // BIGINT cents arrive as strings by default; numbers are exact up to 2^53, far above every bound of the spec.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => {
@@ -31,8 +32,13 @@ function prepareParameterised(client: pg.PoolClient): void {
   };
 }
 
+/**
+ * The connection string is read as libpq reads it (platform/multi-host.ts): several hosts, sslmode,
+ * target_session_attrs; each new connection goes to the host chosen, so the pool follows a failover.
+ */
 export function createPool(connectionString: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: 'pixgate' });
+  const { Client, base } = multiHostPoolConfig(connectionString);
+  const pool = new pg.Pool({ application_name: 'pixgate', ...base, Client, max });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
