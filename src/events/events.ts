@@ -1,7 +1,7 @@
 import type { Tx } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 import { callbackUrlKey } from '../webhooks/callback-endpoint.js';
-import { fanOutFrom } from '../webhooks/webhook-fanout.js';
+import { fanOutFrom, targetsOf } from '../webhooks/webhook-fanout.js';
 
 /** The eight subscribable events (spec 6) plus the two flow events decisions part 9 accepts. */
 export const EVENT_TYPES = [
@@ -9,6 +9,10 @@ export const EVENT_TYPES = [
   'WITHDRAWAL_COMPLETED', 'WITHDRAWAL_FAILED', 'CHECKOUT_PAID', 'CHECKOUT_REFUNDED', 'SPLIT_RECEIVED',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Every type /events lists: the subscribable ones and the test ping of POST /webhooks/{id}/test (never subscribable). */
+export const LISTED_EVENT_TYPES = [...EVENT_TYPES, 'WEBHOOK_TEST'] as const;
+export type AnyEventType = (typeof LISTED_EVENT_TYPES)[number];
 
 export interface NewEvent {
   merchantId: string;
@@ -49,7 +53,7 @@ function jsonAround(data: unknown, times: Record<string, string>): { parts: stri
 }
 
 /**
- * Two CTEs, `event` (the INSERT of `events`, in order) and `fanout` (their webhook deliveries), to put in
+ * CTEs, among them `event` (the INSERT of `events`, in order) and `fanout` (their webhook deliveries), to put in
  * a statement whose parameters so far are $1..$(first−1); the query must read `fanout` for the
  * deliveries to be queued. `times` (field → SQL expression over `from`) leaves timestamp fields of
  * `data` to SQL. Each delivery body is serialised once, here, so every attempt sends the same bytes and
@@ -70,12 +74,19 @@ export function eventCtes(
     return `SELECT ${n} AS n, ${p(ids[n])}::text AS id, ${p(event.merchantId)}::text AS merchant_id, ${p(event.type)}::text AS type,
          ${p(callbackUrl)}::text AS callback_url, ${p(head)}::text AS head, ${data} AS data${o.from ? ` FROM ${o.from}` : ''}`;
   });
-  const sql = `event AS (
-       INSERT INTO events (id, merchant_id, type, data, callback_url, body)
-       SELECT e.id, e.merchant_id, e.type, e.data::jsonb, e.callback_url, e.head || ${isoSql('now_ms()')} || '","data":' || e.data || '}'
-       FROM (${rows.join('\n       UNION ALL ')}) e ORDER BY e.n
-       RETURNING id, merchant_id, type, callback_url),
-     fanout AS (${fanOutFrom('event')})`;
+  // event_to is read twice (the counts and the fan-out), so it is computed once and both see the same endpoints.
+  const sql = `event_in AS (${rows.join('\n       UNION ALL ')}),
+     event_to AS (${targetsOf('event_in')}),
+     event AS (
+       INSERT INTO events (id, merchant_id, type, data, callback_url, body, pending)
+       SELECT e.id, e.merchant_id, e.type, e.data::jsonb, e.callback_url, e.head || ${isoSql('now_ms()')} || '","data":' || e.data || '}',
+              (SELECT count(*) FROM event_to t WHERE t.n = e.n)
+       FROM event_in e ORDER BY e.n
+       RETURNING id, created_at),
+     event_pairs AS (
+       INSERT INTO event_endpoints (event_id, endpoint_id, merchant_id, event_created_at)
+       SELECT t.event_id, t.endpoint_id, t.merchant_id, e.created_at FROM event_to t JOIN event e ON e.id = t.event_id),
+     fanout AS (${fanOutFrom('event_to')})`;
   return { sql, params, ids };
 }
 

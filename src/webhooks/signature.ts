@@ -14,12 +14,17 @@ function hmacHex(secret: string, unixSeconds: number, payload: string | Buffer):
     .digest('hex');
 }
 
-/** Builds the header value for one delivery attempt (each attempt is signed with its own `t`). */
-export function signatureHeader(secret: string, rawBody: string, unixSeconds: number): string {
+/**
+ * Builds the header value for one delivery attempt (each attempt is signed with its own `t`). During a
+ * secret rotation pass both, the new one first: `t=<t>,v1=<new>,v1=<old>` (Stripe's form — a receiver
+ * holding either secret finds a match).
+ */
+export function signatureHeader(secret: string | readonly string[], rawBody: string, unixSeconds: number): string {
   if (!Number.isSafeInteger(unixSeconds) || unixSeconds < 0) {
     throw new RangeError('unixSeconds must be a non-negative integer');
   }
-  return `t=${unixSeconds},v1=${hmacHex(secret, unixSeconds, rawBody)}`;
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  return `t=${unixSeconds}${secrets.map((s) => `,v1=${hmacHex(s, unixSeconds, rawBody)}`).join('')}`;
 }
 
 /**

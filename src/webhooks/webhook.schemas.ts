@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { EVENT_TYPES, type EventType } from '../events/events.js';
+import { EVENT_TYPES, LISTED_EVENT_TYPES, type EventType } from '../events/events.js';
 import { Nullable, StringEnum, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
 
@@ -36,12 +36,33 @@ export const CreatedEndpointSchema = Type.Object({
 
 export const DeliverySchema = Type.Object({
   id: Type.String({ examples: ['dlv_8mKq2Lx0Vb7Rt4Yc1Nw9Za'] }),
+  webhookId: Type.String({ description: 'The endpoint it went to.' }),
   eventId: Type.String(),
-  event: EventName,
-  attempt: Type.Integer({ minimum: 1, maximum: 3 }),
+  event: StringEnum(LISTED_EVENT_TYPES),
+  attempt: Type.Integer({ minimum: 1, maximum: 3, description: 'Within its series: each redeliver starts again at 1.' }),
   statusCode: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when none arrived." })),
   success: Type.Boolean(),
   error: Nullable(Type.String()),
   durationMs: Type.Integer({ minimum: 0 }),
+  manual: Type.Boolean({ description: 'true for a redelivery (or test) a merchant asked for; false for automatic attempts.' }),
   createdAt: Timestamp,
+});
+
+export const RedeliverBody = Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64, examples: ['evt_3kQ9xZr2Lm0aT7vB1yWcD'] }) });
+export const RedeliverAnswer = Type.Object({ webhookId: Type.String(), eventId: Type.String(), queued: Type.Literal(true) });
+
+export const RecoverBody = Type.Object({
+  since: Type.String({ format: 'date-time', description: 'ISO 8601 time; events created at or after it.', examples: ['2026-11-24T00:00:00.000Z'] }),
+});
+export const RecoverAnswer = Type.Object({ queued: Type.Integer({ minimum: 0 }) });
+
+export const RotateBody = Type.Object({
+  expiresInSeconds: Type.Optional(Type.Integer({
+    minimum: 0, maximum: 86400, default: 86400, description: 'How long the previous secret keeps signing (a second v1); 0 stops it at once.',
+  })),
+});
+export const RotatedSecretSchema = Type.Object({
+  id: Type.String(),
+  secret: Type.String({ description: 'The new signing secret, shown only in this answer (and its idempotent replay).', examples: ['whsec_...'] }),
+  previousSecretExpiresAt: Nullable(Timestamp),
 });

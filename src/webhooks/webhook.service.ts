@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventType } from '../events/events.js';
+import { EVENT_TYPES, type AnyEventType, type EventType } from '../events/events.js';
 import { isUniqueViolation, withTransaction, type TransactionHook } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
@@ -7,6 +7,7 @@ import type { Runtime } from '../runtime.js';
 import { LIST_DELIVERIES_SQL, type DeliveryRow } from './delivery.sql.js';
 import { newWebhookSecret, openWebhookSecret, sealWebhookSecret } from './endpoint-secret.js';
 import { registrableUrl } from './registrable-url.js';
+import { countEndpointsLocked } from './webhook-ops.sql.js';
 import type { Resolver } from './webhook-url.js';
 import {
   deleteEndpointRow, ENDPOINT_URL_CONSTRAINT, insertEndpoint, LIST_ENDPOINTS_SQL, selectEndpoint, type EndpointRow,
@@ -23,13 +24,15 @@ export interface CreatedEndpoint extends Endpoint {
 }
 export interface Delivery {
   id: string;
+  webhookId: string;
   eventId: string;
-  event: EventType;
+  event: AnyEventType;
   attempt: number;
   statusCode: number | null;
   success: boolean;
   error: string | null;
   durationMs: number;
+  manual: boolean;
   createdAt: string;
 }
 
@@ -40,10 +43,13 @@ const endpointView = (r: Pick<EndpointRow, 'id' | 'url' | 'events' | 'created_at
   id: r.id, url: r.url, events: r.events, createdAt: r.created_at.toISOString(),
 });
 
-const deliveryView = (r: DeliveryRow): Delivery => ({
-  id: r.id, eventId: r.event_id, event: r.event_type, attempt: r.attempt, statusCode: r.status_code,
-  success: r.success, error: r.error, durationMs: r.duration_ms, createdAt: r.created_at.toISOString(),
+export const deliveryView = (r: DeliveryRow): Delivery => ({
+  id: r.id, webhookId: r.endpoint_id, eventId: r.event_id, event: r.event_type, attempt: r.attempt, statusCode: r.status_code,
+  success: r.success, error: r.error, durationMs: r.duration_ms, manual: r.manual, createdAt: r.created_at.toISOString(),
 });
+
+/** Decisions part 16; counted under a lock per merchant (countEndpointsLocked). */
+export const MAX_ENDPOINTS = 20;
 
 /** The schema bounds the list (1 to 8, distinct); the names are checked here so the message names `events`. */
 function eventNames(events: unknown[]): EventType[] {
@@ -63,6 +69,7 @@ export async function createEndpoint(
   const url = await registrableUrl(input.url, { allowPrivate: rt.config.webhookAllowPrivate, resolver: opts.resolver });
   const secret = newWebhookSecret();
   return withTransaction(rt.pool, async (tx) => {
+    if ((await countEndpointsLocked(tx, merchantId)) >= MAX_ENDPOINTS) throw validationError('url', `at most ${MAX_ENDPOINTS} webhook endpoints`);
     try {
       const row = await insertEndpoint(tx, {
         id: newId('whk'), merchantId, url, events, secretEncrypted: sealWebhookSecret(rt.config.encryptionKey, secret),

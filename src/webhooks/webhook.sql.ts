@@ -7,6 +7,8 @@ export interface EndpointRow {
   url: string;
   events: EventType[];
   secret_encrypted: string | null;
+  secret_previous_encrypted: string | null;
+  secret_previous_expires_at: Date | null;
   created_at: Date;
 }
 

@@ -1,0 +1,72 @@
+import type { Executor } from '../platform/db.js';
+import { DELIVER_SLOW_TASK, DELIVER_TASK } from './webhook-fanout.js';
+
+/**
+ * The merchant's endpoint count, under a transaction-scoped lock per merchant taken first: concurrent
+ * creates count one after another, so 20 parallel creates cannot make 21. (Two statements: the count
+ * must see what the holder of the lock committed.)
+ */
+export async function countEndpointsLocked(tx: Executor, merchantId: string): Promise<number> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhook-endpoints:' || $1, 0))`, [merchantId]);
+  const { rows } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE merchant_id = $1', [merchantId]);
+  return rows[0]!.n;
+}
+
+// An event older than the retention is out of reach of redeliver and recover, deleted yet or not.
+const WITHIN_RETENTION = `p.event_created_at >= now() - make_interval(days => $RETENTION)`;
+const within = (n: number) => WITHIN_RETENTION.replace('$RETENTION', `$${n}`);
+
+const jobOf = (pair: string, endpoint: string) =>
+  `graphile_worker.add_job(CASE WHEN ${endpoint}.slow THEN '${DELIVER_SLOW_TASK}' ELSE '${DELIVER_TASK}' END,
+     json_build_object('eventId', ${pair}.event_id, 'endpointId', ${pair}.endpoint_id, 'attempt', 1, 'series', ${pair}.series),
+     job_key => 'webhook:' || ${pair}.event_id || ':' || ${pair}.endpoint_id, max_attempts => 25,
+     priority => CASE WHEN ${endpoint}.slow THEN 1 ELSE 0 END)`;
+
+/**
+ * Starts a new series of the event's delivery to the endpoint and queues its first attempt (replacing
+ * a pending attempt of the old series: same job key). False when the event never went to it.
+ */
+export async function startSeries(db: Executor, m: { merchantId: string; endpointId: string; eventId: string; retentionDays: number }): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `WITH next AS (
+       UPDATE event_endpoints p SET series = p.series + 1, state = 'PENDING'
+       WHERE p.event_id = $1 AND p.endpoint_id = $2 AND p.merchant_id = $3 AND ${within(4)}
+       RETURNING p.event_id, p.endpoint_id, p.series)
+     SELECT ${jobOf('n', 'w')} FROM next n JOIN webhook_endpoints w ON w.id = n.endpoint_id`,
+    [m.eventId, m.endpointId, m.merchantId, m.retentionDays],
+  );
+  return rowCount === 1;
+}
+
+/** A new series for every event since `since` whose latest series to the endpoint FAILED; returns how many. */
+export async function restartFailed(db: Executor, m: { merchantId: string; endpointId: string; since: string; retentionDays: number }): Promise<number> {
+  const { rows } = await db.query<{ queued: number }>(
+    `WITH next AS (
+       UPDATE event_endpoints p SET series = p.series + 1, state = 'PENDING'
+       WHERE p.endpoint_id = $1 AND p.merchant_id = $2 AND p.state = 'FAILED' AND p.event_created_at >= $3::timestamptz AND ${within(4)}
+       RETURNING p.event_id, p.endpoint_id, p.series),
+     jobs AS (SELECT ${jobOf('n', 'w')} FROM next n JOIN webhook_endpoints w ON w.id = n.endpoint_id)
+     SELECT count(*)::int AS queued FROM jobs`,
+    [m.endpointId, m.merchantId, m.since, m.retentionDays],
+  );
+  return rows[0]!.queued;
+}
+
+/**
+ * The new secret becomes current; the current one keeps signing until now + `keepSeconds` (0: stops at
+ * once, not kept). The older previous secret, if any, is dropped: at most two live.
+ */
+export async function rotateSecretRow(
+  db: Executor, m: { merchantId: string; endpointId: string; secretEncrypted: string; keepSeconds: number },
+): Promise<{ id: string; previous_expires_at: Date | null } | undefined> {
+  const { rows } = await db.query<{ id: string; previous_expires_at: Date | null }>(
+    `UPDATE webhook_endpoints SET
+       secret_previous_encrypted = CASE WHEN $4::int > 0 THEN secret_encrypted END,
+       secret_previous_expires_at = CASE WHEN secret_encrypted IS NOT NULL THEN now_ms() + make_interval(secs => $4::int) END,
+       secret_encrypted = $3
+     WHERE id = $1 AND merchant_id = $2
+     RETURNING id, secret_previous_expires_at AS previous_expires_at`,
+    [m.endpointId, m.merchantId, m.secretEncrypted, m.keepSeconds],
+  );
+  return rows[0];
+}
