@@ -23,6 +23,11 @@ import { customerRoutes } from './customers/customer.routes.js';
 import { chargeRoutes } from './charges/charge.routes.js';
 import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
+import { apiKeyRoutes } from './auth/api-keys.routes.js';
+import { accountRoutes } from './users/account.routes.js';
+import { authRoutes } from './users/auth.routes.js';
+import { adminUserRoutes, userRoutes } from './users/users.routes.js';
+import { simulatorMerchantRoutes } from './providers/simulator/sim-merchant.routes.js';
 import { simulatorRoutes } from './providers/simulator/simulator.routes.js';
 import { apiPixWebhookRoutes } from './providers/api-pix/api-pix-webhook.routes.js';
 import type { Runtime } from './runtime.js';
@@ -33,13 +38,16 @@ const ONE_MIB = 1024 * 1024;
 const REDACT = [
   'req.headers.authorization', 'req.headers["idempotency-key"]', '*.secret', '*.key', '*.pixKey', '*.taxId', '*.token',
   'err.detail', 'err.parameters', '*.body',
+  'req.headers.cookie', '*.password', '*.currentPassword', '*.newPassword', '*.totp', '*.code',
 ];
 // Query values can carry a tax id or an e-mail (list filters): only these are logged as given.
 const LOGGED_QUERY_VALUES = new Set(['id', 'limit', 'status']);
 
 function loggedUrl(url: string): string {
-  const [path, query] = url.split('?', 2);
-  if (!query) return path!;
+  const [raw, query] = url.split('?', 2);
+  // An invitation token in the path is a credential: never logged.
+  const path = raw!.replace(/^\/(auth\/invitations|dashboard\/invite)\/[^/]+/, '/$1/*');
+  if (!query) return path;
   const params = new URLSearchParams(query);
   for (const [k] of params) if (!LOGGED_QUERY_VALUES.has(k)) params.set(k, '*');
   return `${path}?${params.toString()}`;
@@ -124,9 +132,11 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Merchant API key (pxg_...)' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'Operator ADMIN_TOKEN' },
+          session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Dashboard session token from POST /auth/login' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'pxg_session', description: 'Set by POST /auth/login; non-GET requests also send X-Pixgate-Client: dashboard' },
         },
       },
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { session: [] }, { sessionCookie: [] }],
     },
     transformObject: (documents) => {
       const doc = 'openapiObject' in documents ? documents.openapiObject : documents.swaggerObject;
@@ -152,7 +162,7 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
   const unknownCredentials = createAuthFailureLimiter({ perSecond: config.rateLimitPerSecond, redis, prefix: config.redisPrefix });
 
   await app.register(async (merchantApi) => {
-    merchantApi.addHook('onRequest', limitUnknownCredentials(unknownCredentials, merchantAuth(pool)));
+    merchantApi.addHook('onRequest', limitUnknownCredentials(unknownCredentials, merchantAuth(pool, config.encryptionKey)));
     await registerKeyRateLimit(merchantApi, config, redis);
     registerIdempotency(merchantApi, pool);
     await merchantApi.register(storeRoutes(pool));
@@ -160,13 +170,21 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     await merchantApi.register(chargeRoutes(rt));
     await merchantApi.register(withdrawalRoutes(rt));
     await merchantApi.register(webhookRoutes(rt));
+    await merchantApi.register(userRoutes(rt));
+    await merchantApi.register(accountRoutes(rt));
+    await merchantApi.register(apiKeyRoutes(rt));
+    if (rt.provider.name === 'simulator') await merchantApi.register(simulatorMerchantRoutes(rt));
   });
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuth(config.adminToken));
     await admin.register(adminRoutes(pool, cursors));
+    await admin.register(adminUserRoutes(rt));
     if (rt.provider.name === 'simulator') await admin.register(simulatorRoutes(rt), { prefix: '/simulator' });
   }, { prefix: '/admin' });
+
+  // Login, logout, invitations: outside the merchant scope (no API key, no Idempotency-Key).
+  await app.register(authRoutes(rt));
 
   // The PSP's notifications: outside the merchant and operator scopes, authenticated by their own token.
   if (rt.provider.name === 'api-pix') await app.register(apiPixWebhookRoutes(rt), { prefix: '/providers/api-pix' });

@@ -8,6 +8,8 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /** PUBLIC_URL: where browsers reach this service (invitation links, the dashboard URL); default the listen address. */
+  readonly publicUrl: string;
   /** null: run the embedded PostgreSQL under `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dataDir: string;
@@ -161,6 +163,16 @@ function pixProviderVar(env: Env): PixProviderName {
   return raw;
 }
 
+/** PUBLIC_URL without its trailing slash, else http://<HOST>:<PORT> (a wildcard listen address as localhost). */
+function publicUrlVar(env: Env, host: string, port: number): string {
+  const raw = (env.PUBLIC_URL ?? '').replace(/\/+$/, '');
+  if (!raw) return `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;
+  let url: URL;
+  try { url = new URL(raw); } catch { throw new Error('PUBLIC_URL must be an http(s) URL'); }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('PUBLIC_URL must be an http(s) URL');
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = overrides.dataDir ?? resolve(PROJECT_ROOT, env.PIXGATE_DATA_DIR ?? '.data');
   const admin = persistentSecret(env, 'ADMIN_TOKEN', dataDir, 'admin-token', () => 'adm_' + randomBytes(24).toString('base64url'));
@@ -169,6 +181,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const config: Config = {
     port: intVar(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
+    publicUrl: publicUrlVar(env, env.HOST || '127.0.0.1', intVar(env, 'PORT', 3000)),
     databaseUrl: env.DATABASE_URL || null,
     dataDir,
     adminToken: admin.value,

@@ -3,8 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { AppError } from '../platform/errors.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
+import { JWT_PATTERN, readSessionToken } from '../users/session-token.js';
+import { selectSessionAuth } from '../users/session.sql.js';
 import { selectMerchantByKeyHash } from './auth.sql.js';
-import { API_KEY_PATTERN, hashApiKey } from './api-keys.js';
+import { API_KEY_PATTERN, hashApiKey, noteKeyUse } from './api-keys.js';
 import type { Caller } from './permissions.js';
 
 export interface AuthContext {
@@ -19,6 +21,19 @@ declare module 'fastify' {
   }
 }
 
+/** The dashboard's session cookie, and the header its non-GET requests carry (CSRF guard, decisions part 15). */
+export const SESSION_COOKIE = 'pxg_session';
+export const CLIENT_HEADER = 'x-pixgate-client';
+
+/** The session cookie's value; its JWT characters need no decoding. */
+function sessionCookie(req: FastifyRequest): string | undefined {
+  for (const part of req.headers.cookie?.split(';') ?? []) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 function bearer(req: FastifyRequest): string | null {
   const header = req.headers.authorization;
   if (typeof header !== 'string') return null;
@@ -28,22 +43,58 @@ function bearer(req: FastifyRequest): string | null {
 
 const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 
-/**
- * Resolves the API key on every request (no cache), so a revoked key is refused at once
- * (decisions part 10). A suspended merchant is known but refused everywhere with FORBIDDEN.
- */
-export const merchantAuth = (pool: pg.Pool) => async (req: FastifyRequest) => {
-  const token = bearer(req);
-  if (!token) throw unauthorized('Missing or malformed Authorization header; expected "Bearer <API key>"');
+async function keyAuth(pool: pg.Pool, token: string): Promise<AuthContext> {
   if (!API_KEY_PATTERN.test(token)) throw unauthorized('Invalid API key');
   const row = await selectMerchantByKeyHash(pool, hashApiKey(token));
   if (!row || row.key_revoked) throw unauthorized('Invalid or revoked API key');
   if (row.suspended) throw new AppError('FORBIDDEN', 'Merchant is suspended');
-  const { key_id, key_revoked: _revoked, ...merchant } = row;
-  req.auth = { merchant, caller: { kind: 'apiKey', keyId: key_id } };
+  const { key_id, key_revoked: _revoked, key_stale, ...merchant } = row;
+  noteKeyUse(pool, key_id, key_stale);
+  return { merchant, caller: { kind: 'apiKey', keyId: key_id } };
+}
+
+/**
+ * A session JWT: the signature and expiry are checked in process, then its session row (one
+ * primary-key read, as costly as the API key's) says whether it was ended and what role the user has now.
+ */
+async function sessionAuth(pool: pg.Pool, sessionKey: Buffer, token: string, viaCookie: boolean, req: FastifyRequest): Promise<AuthContext> {
+  const claims = await readSessionToken(sessionKey, token);
+  if (!claims) throw unauthorized('Invalid or expired session token');
+  const row = await selectSessionAuth(pool, claims.sessionId);
+  if (!row || !row.s_live || row.s_user_id !== claims.userId) throw unauthorized('Session ended or expired; log in again');
+  if (row.suspended) throw new AppError('FORBIDDEN', 'Merchant is suspended');
+  if (viaCookie && req.method !== 'GET' && req.headers[CLIENT_HEADER] !== 'dashboard') {
+    throw new AppError('FORBIDDEN', 'A request authenticated by the session cookie needs the header X-Pixgate-Client: dashboard');
+  }
+  const { s_user_id, s_role, s_live: _live, ...merchant } = row;
+  return { merchant, caller: { kind: 'session', userId: s_user_id, sessionId: claims.sessionId, role: s_role, viaCookie } };
+}
+
+/**
+ * Who calls: `Authorization: Bearer <API key | session JWT>`, else the `pxg_session` cookie. When both
+ * are present the header wins and the cookie is not looked at (a bad header is 401 even with a good
+ * cookie). Nothing is cached, so a revoked key or an ended session is refused at once.
+ */
+export async function authenticate(pool: pg.Pool, sessionKey: Buffer, req: FastifyRequest): Promise<AuthContext> {
+  if (req.headers.authorization === undefined) {
+    const cookie = sessionCookie(req);
+    if (cookie) {
+      if (!JWT_PATTERN.test(cookie)) throw unauthorized('Invalid or expired session token');
+      return sessionAuth(pool, sessionKey, cookie, true, req);
+    }
+  }
+  const token = bearer(req);
+  if (!token) throw unauthorized('Missing or malformed Authorization header; expected "Bearer <API key>"');
+  if (!API_KEY_PATTERN.test(token) && JWT_PATTERN.test(token)) return sessionAuth(pool, sessionKey, token, false, req);
+  return keyAuth(pool, token);
+}
+
+/** The merchant scope's hook: an API key or a dashboard session (decisions parts 10 and 15). */
+export const merchantAuth = (pool: pg.Pool, sessionKey: Buffer) => async (req: FastifyRequest) => {
+  req.auth = await authenticate(pool, sessionKey, req);
 };
 
-/** The operator token guards /admin; comparing digests keeps the comparison constant-time. */
+/** The operator token guards /admin; comparing digests keeps the comparison constant-time. A JWT never matches. */
 export const adminAuth = (adminToken: string) => {
   const expected = createHash('sha256').update(adminToken).digest();
   return async (req: FastifyRequest) => {

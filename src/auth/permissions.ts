@@ -51,3 +51,10 @@ export function assertSession(caller: Caller): asserts caller is Extract<Caller,
 export const requirePermission = (permission: Permission) => async (req: FastifyRequest) => {
   assertPermitted(req.auth!.caller, permission);
 };
+
+/** Route option for API keys and team routes: a dashboard session (an API key: 403), then its role. */
+export const requireSession = (permission: Permission = 'read') => async (req: FastifyRequest) => {
+  const caller = req.auth!.caller;
+  assertSession(caller);
+  assertPermitted(caller, permission);
+};

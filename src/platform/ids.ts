@@ -14,7 +14,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'chg' | 'cust' | 'whk' | 'wd' | 'ref' | 'dsp' | 'evt' | 'dlv' | 'mer' | 'key';
+export type IdPrefix = 'chg' | 'cust' | 'whk' | 'wd' | 'ref' | 'dsp' | 'evt' | 'dlv' | 'mer' | 'key' | 'usr' | 'ses';
 
 /** Opaque, random, URL-safe ids with a type prefix (decisions part 2). */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(22)}`;

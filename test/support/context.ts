@@ -28,6 +28,15 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  /** The session JWT; `cookie` is the same session as the browser's Set-Cookie. */
+  token: string;
+  cookie: string;
+}
+
 export interface TestContext {
   rt: Runtime;
   app: FastifyInstance;
@@ -36,6 +45,11 @@ export interface TestContext {
   admin(method: string, url: string, body?: unknown): Promise<Reply>;
   /** A merchant (KYC approved, PIX key on file unless overridden) and an API key for it. */
   merchant(fields?: Record<string, unknown>): Promise<{ id: string; key: string; keyId: string }>;
+  /**
+   * A dashboard user of the merchant (invited by the operator, invitation accepted) and a session token
+   * (JWT) from POST /auth/login; pass it as `key`. Default role OWNER, a random e-mail.
+   */
+  user(merchantId: string, role?: string, o?: { email?: string; password?: string }): Promise<TestUser>;
   /** Asserts the ledger's invariants; every money test calls it last. */
   assertLedger(): Promise<void>;
   close(): Promise<void>;
@@ -93,6 +107,19 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
       if (created.status !== 201) throw new Error(`merchant create failed: ${created.raw}`);
       const key = await ctx.admin('POST', `/admin/merchants/${created.body.data.id}/api-keys`);
       return { id: created.body.data.id, key: key.body.data.key, keyId: key.body.data.id };
+    },
+    async user(merchantId, role = 'OWNER', o = {}) {
+      const email = o.email ?? `user-${randomBytes(5).toString('hex')}@example.com`;
+      const password = o.password ?? 'correct horse battery';
+      const invited = await ctx.admin('POST', `/admin/merchants/${merchantId}/users`, { email, name: `${role} user`, role });
+      if (invited.status !== 201) throw new Error(`user invite failed: ${invited.raw}`);
+      const token = String(invited.body.data.invitation.url).split('/').pop();
+      const accepted = await request('POST', `/auth/invitations/${token}/accept`, { body: { password } });
+      if (accepted.status !== 200) throw new Error(`invitation accept failed: ${accepted.raw}`);
+      const login = await request('POST', '/auth/login', { body: { email, password } });
+      if (login.status !== 200) throw new Error(`login failed: ${login.raw}`);
+      const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+      return { id: invited.body.data.user.id, email, password, token: login.body.data.token, cookie };
     },
     async assertLedger() {
       const problems = await verifyLedger(pool);

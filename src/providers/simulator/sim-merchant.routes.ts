@@ -1,0 +1,27 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { requirePermission } from '../../auth/permissions.js';
+import { ChargeCheckSchema, ChargeIdQuery } from '../../charges/charge.schemas.js';
+import { checkCharge } from '../../charges/charge.service.js';
+import { withImage } from '../../charges/charge.view.js';
+import { Envelope, errorResponses, ok } from '../../platform/http/envelope.js';
+import type { Runtime } from '../../runtime.js';
+import { simulatePayment } from './sim-charges.js';
+
+/**
+ * `POST /transparents/simulate-payment?id=` (decisions part 15, AbacatePay's dev mode): a merchant pays
+ * its own PENDING charge exactly as `/admin/simulator/charges/{id}/pay` does. Registered only with the simulator.
+ */
+export function simulatorMerchantRoutes(rt: Runtime) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.post('/transparents/simulate-payment', {
+      onRequest: requirePermission('operate'),
+      schema: { tags: ['charges'], querystring: ChargeIdQuery, response: { 200: Envelope(ChargeCheckSchema), ...errorResponses } },
+    }, async (req) => {
+      // Another merchant's charge is NOT_FOUND, like every other charge route.
+      await checkCharge(rt.pool, req.auth!.merchant.id, req.query.id);
+      return ok(withImage(await simulatePayment(rt, req.query.id)));
+    });
+  };
+}
