@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { requirePermission } from '../auth/permissions.js';
 import type { Runtime } from '../runtime.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import { refundRoutes } from '../refunds/refund.routes.js';
@@ -14,6 +15,7 @@ const tags = ['charges'];
 export function chargeRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/transparents/create', {
+      onRequest: requirePermission('operate'),
       schema: { tags, body: ChargeCreateBody, response: { 201: Envelope(ChargeCreatedSchema), ...errorResponses } },
       config: { successStatus: 201 },
     }, async (req, reply) => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { requirePermission } from '../auth/permissions.js';
 import type { Runtime } from '../runtime.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import { CustomerCreateBody, CustomerListQuery, CustomerParams, CustomerSchema } from './customer.schemas.js';
@@ -12,6 +13,7 @@ type Params = Static<typeof CustomerParams>;
 export function customerRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/customers', {
+      onRequest: requirePermission('operate'),
       schema: { tags, body: CustomerCreateBody, response: { 201: Envelope(CustomerSchema), ...errorResponses } },
       config: { successStatus: 201 },
     }, async (req, reply) => {
@@ -31,6 +33,7 @@ export function customerRoutes(rt: Runtime) {
     }, async (req) => ok(await getCustomer(rt.pool, req.auth!.merchant.id, (req.params as Params).id)));
 
     app.delete('/customers/:id', {
+      onRequest: requirePermission('operate'),
       schema: { tags, params: CustomerParams, response: { 200: Envelope(Type.Null()), ...errorResponses } },
     }, async (req) => {
       await deleteCustomer(rt.pool, req.auth!.merchant.id, (req.params as Params).id);

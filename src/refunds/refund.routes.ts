@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { requirePermission } from '../auth/permissions.js';
 import { ChargeCheckSchema, ChargeIdQuery } from '../charges/charge.schemas.js';
 import { Envelope, errorResponses, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
@@ -9,6 +10,7 @@ import { refundCharge } from './refund.service.js';
 export function refundRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/transparents/refund', {
+      onRequest: requirePermission('money'),
       schema: { tags: ['charges'], querystring: ChargeIdQuery, response: { 200: Envelope(ChargeCheckSchema), ...errorResponses } },
     }, async (req) => ok(await refundCharge(rt, req.auth!.merchant.id, (req.query as Static<typeof ChargeIdQuery>).id, req.idempotency)));
   };

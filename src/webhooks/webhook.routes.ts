@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { requirePermission } from '../auth/permissions.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import type { PageRequest } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
@@ -17,6 +18,7 @@ type Id = { id: string };
 export function webhookRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/webhooks', {
+      onRequest: requirePermission('developer'),
       schema: { tags, body: CreateEndpointBody, response: { 201: Envelope(CreatedEndpointSchema), ...errorResponses } },
       config: {
         successStatus: 201,
@@ -46,6 +48,7 @@ export function webhookRoutes(rt: Runtime) {
     }, async (req) => ok(await getEndpoint(rt, req.auth!.merchant.id, (req.params as Id).id)));
 
     app.delete('/webhooks/:id', {
+      onRequest: requirePermission('developer'),
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()), ...errorResponses } },
     }, async (req) => {
       await deleteEndpoint(rt, req.auth!.merchant.id, (req.params as Id).id);

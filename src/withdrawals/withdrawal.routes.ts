@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { requirePermission } from '../auth/permissions.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
 import {
@@ -14,6 +15,7 @@ const tags = ['withdrawals'];
 export function withdrawalRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/withdrawals', {
+      onRequest: requirePermission('money'),
       schema: { tags, body: CreateWithdrawalBody, response: { 201: Envelope(CreatedWithdrawal), ...errorResponses } },
       config: { successStatus: 201 },
     }, async (req, reply) => {
