@@ -122,7 +122,7 @@ export function CopyField({ label, value, testId }: { label: string; value: stri
       <Text size="sm" fw={500}>{label}</Text>
       <Code block data-testid={testId} style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>{value}</Code>
       <CopyButton value={value}>
-        {({ copied, copy }) => <Button size="xs" variant="light" onClick={copy} style={{ alignSelf: 'flex-start' }}>{copied ? t.common.copied : `${t.common.copy} ${label.toLowerCase()}`}</Button>}
+        {({ copied, copy }) => <Button size="xs" variant="light" onClick={copy} style={{ alignSelf: 'flex-start' }}>{copied ? t.common.copied : `${t.common.copy}: ${label}`}</Button>}
       </CopyButton>
     </Stack>
   );

@@ -31,3 +31,6 @@ export function parseReais(text: string): number | null {
   if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
   return Math.round(Number(t) * 100);
 }
+
+/** The API gives PNGs as data URLs (`imageBase64`, `qrImageBase64`); a bare base64 is accepted too. */
+export const pngSrc = (b64: string) => (b64.startsWith('data:') ? b64 : `data:image/png;base64,${b64}`);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { api } from '../api';
+import { pngSrc } from '../format';
 import { CopyField, ErrorAlert, PageHeader, useSubmit } from '../components';
 import { useT } from '../i18n';
 import { useSession } from '../session';
@@ -77,7 +78,7 @@ function Totp() {
           <form onSubmit={confirm} noValidate>
             <Stack>
               <Text size="sm">{t.account.scan}</Text>
-              <Image src={`data:image/png;base64,${enrol.qrImageBase64}`} alt="QR Code TOTP" w={200} h={200} fit="contain" style={{ imageRendering: 'pixelated' }} />
+              <Image src={pngSrc(enrol.qrImageBase64)} alt="QR Code TOTP" w={200} h={200} fit="contain" style={{ imageRendering: 'pixelated' }} />
               <CopyField label="Secret" value={enrol.secret} testId="totp-secret" />
               {codeInput}
               <ErrorAlert message={s.otherError(['code'])} />

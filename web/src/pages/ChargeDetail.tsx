@@ -1,7 +1,7 @@
 import { Alert, Group, Image, Paper, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { api, type Charge } from '../api';
 import { ConfirmButton, CopyField, Loading, PageHeader, StatusBadge, useLoad } from '../components';
-import { money, when } from '../format';
+import { money, pngSrc, when } from '../format';
 import { useLang, type Dict } from '../i18n';
 import { useSession } from '../session';
 import { useSimulator } from '../simulator';
@@ -59,7 +59,7 @@ export function ChargeDetail({ id }: { id: string }) {
         <Paper withBorder p="md">
           <Stack>
             <Title order={2} size="h4">{t.charges.qr}</Title>
-            {c.imageBase64 ? <Image src={`data:image/png;base64,${c.imageBase64}`} alt={t.charges.qr} w={240} h={240} fit="contain" data-testid="charge-qr" style={{ imageRendering: 'pixelated' }} /> : null}
+            {c.imageBase64 ? <Image src={pngSrc(c.imageBase64)} alt={t.charges.qr} w={240} h={240} fit="contain" data-testid="charge-qr" style={{ imageRendering: 'pixelated' }} /> : null}
             <CopyField label={t.charges.copyPaste} value={c.brCode} testId="charge-brcode" />
             {c.status !== 'PENDING' ? <Alert color="gray">{t.status[c.status]}</Alert> : null}
           </Stack>

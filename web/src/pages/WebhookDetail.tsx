@@ -57,7 +57,7 @@ export function WebhookDetail({ id }: { id: string }) {
   return (
     <Stack>
       <PageHeader title={t.webhooks.deliveries}>
-        <Button variant="default" onClick={list.reload}>↻</Button>
+        <Button variant="default" onClick={list.reload}>{t.common.refresh}</Button>
         {can('developer') ? (
           <ConfirmButton label={t.webhooks.remove} question={t.webhooks.removeConfirm}
             onConfirm={async () => { await api.del(`/webhooks/${encodeURIComponent(id)}`); navigate('/webhooks'); }} />
