@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     await migrate(db.pool);
     if (command === 'migrate') return console.log('migrations applied');
-    if (command === 'merchant' || command === 'apikey') return console.log(JSON.stringify(await runAdminCommand(rt, [command, ...rest]), null, 2));
+    if (command === 'merchant' || command === 'apikey' || command === 'user') return console.log(JSON.stringify(await runAdminCommand(rt, [command, ...rest]), null, 2));
     if (command !== 'serve' && command !== 'worker') throw new Error(USAGE);
 
     const worker = await runWorker(rt);
@@ -68,12 +68,13 @@ async function main(argv: string[]): Promise<void> {
 async function printWelcome(rt: ReturnType<typeof createRuntime>, base: string): Promise<void> {
   // Only with the simulator (decisions part 12): a real PSP would receive charges for a made-up PIX key.
   const seeded = rt.config.pixProvider === 'simulator' ? await seedDemoMerchant(rt.pool) : null;
-  const lines = [`Pixgate listening on ${base}  (API docs: ${base}/docs)`];
+  const lines = [`Pixgate listening on ${base}  (API docs: ${base}/docs)`, `Dashboard: ${rt.config.publicUrl}/dashboard`];
   if (rt.config.generated.adminToken) lines.push(`ADMIN_TOKEN (generated, saved in ${rt.config.dataDir}/admin-token): ${rt.config.adminToken}`);
   if (seeded) {
     lines.push(`Demo merchant ${seeded.merchantId} created. Its API key, shown once:`, `  ${seeded.apiKey}`);
     lines.push(`Try: curl -s -X POST ${base}/transparents/create -H 'Authorization: Bearer ${seeded.apiKey}' \\`);
     lines.push(`       -H 'Content-Type: application/json' -d '{"method":"PIX","amount":1000}'`);
+    lines.push(`Dashboard login of the demo owner, shown once: ${seeded.owner.email} / ${seeded.owner.password}`);
   }
   console.log(lines.join('\n'));
 }

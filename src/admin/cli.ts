@@ -4,6 +4,8 @@ import { issueApiKey, revokeApiKey } from '../auth/api-keys.js';
 import { createMerchant, getMerchant, listMerchants, patchMerchant } from '../merchants/merchant.service.js';
 import type { MerchantPatch } from '../merchants/merchant.schemas.js';
 import type { Runtime } from '../runtime.js';
+import { ROLES, type Role } from '../auth/permissions.js';
+import { inviteUser } from '../users/users.service.js';
 
 export const CLI_USAGE = `Operator commands (the same operations as /admin):
   pixgate merchant create --user-name NAME --email EMAIL [merchant options]
@@ -12,6 +14,7 @@ export const CLI_USAGE = `Operator commands (the same operations as /admin):
   pixgate merchant list [--limit N] [--after CURSOR]
   pixgate apikey create MERCHANT_ID
   pixgate apikey revoke KEY_ID
+  pixgate user invite --merchant MERCHANT_ID --email EMAIL --name NAME --role OWNER|DEVELOPER|FINANCE|VIEWER
 Merchant options: --kyc-status PENDING|APPROVED|REJECTED --trade-name --legal-name --full-name --tax-id
   --pix-key KEY --pix-key-type CPF|CNPJ|EMAIL|TELEFONE|CHAVE_ALEATORIA --city
   --min-ticket --max-ticket --max-withdrawal --withdrawals-enabled true|false
@@ -20,7 +23,7 @@ Merchant options: --kyc-status PENDING|APPROVED|REJECTED --trade-name --legal-na
 const OPTIONS = Object.fromEntries(
   ['user-name', 'email', 'kyc-status', 'trade-name', 'legal-name', 'full-name', 'tax-id', 'pix-key', 'pix-key-type', 'city',
     'min-ticket', 'max-ticket', 'max-withdrawal', 'withdrawals-enabled', 'charge-fee-fixed', 'charge-fee-bps',
-    'withdrawal-fee-fixed', 'suspended', 'limit', 'after'].map((o) => [o, { type: 'string' as const }]),
+    'withdrawal-fee-fixed', 'suspended', 'limit', 'after', 'merchant', 'name', 'role'].map((o) => [o, { type: 'string' as const }]),
 );
 
 function integer(v: string | undefined, name: string): number | undefined {
@@ -59,6 +62,14 @@ export async function runAdminCommand(rt: Runtime, args: string[]): Promise<unkn
     case 'merchant list': return listMerchants(pool, rt.cursors, { limit: integer(values.limit, 'limit'), after: values.after });
     case 'apikey create': return issueApiKey(pool, required(id));
     case 'apikey revoke': return revokeApiKey(pool, required(id));
+    case 'user invite': {
+      // The merchant's first user (decisions part 15), as POST /admin/merchants/{id}/users: prints the invitation link.
+      const { merchant, email, name, role } = values;
+      if (!merchant || !email || !name || !role) throw new Error('--merchant, --email, --name and --role are required');
+      if (!ROLES.includes(role as Role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new Error('--email must be an e-mail address');
+      return inviteUser(rt, merchant, { email, name, role: role as Role });
+    }
     default: throw new Error(CLI_USAGE);
   }
 }

@@ -60,7 +60,7 @@ async function serve(dataDir: string, then: (base: string, out: string) => Promi
   }
 }
 
-it('first start seeds a demo merchant whose printed key creates a charge; a second start seeds none', async () => {
+it('first start seeds a demo merchant whose printed key creates a charge and whose printed owner logs in; a second start seeds none', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-serve-'));
   const first = await serve(dataDir, async (base, out) => {
     const key = /Demo merchant mer_\w+ created\. Its API key, shown once:\s+(pxg_\w+)/.exec(out)?.[1];
@@ -70,9 +70,22 @@ it('first start seeds a demo merchant whose printed key creates a charge; a seco
     });
     expect(res.status).toBe(201);
     expect((await res.json()).data).toMatchObject({ amount: 1000, status: 'PENDING' });
+    // Decisions part 15: the demo merchant's OWNER, printed once beside the key, logs in to the dashboard.
+    expect(out).toContain(`Dashboard: ${base}/dashboard`);
+    const login = /Dashboard login of the demo owner, shown once: (demo@pixgate\.local) \/ (\S+)/.exec(out);
+    expect(login).not.toBeNull();
+    const session = await fetch(`${base}/auth/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: login![1], password: login![2] }),
+    });
+    expect(session.status).toBe(200);
+    const { data } = await session.json();
+    expect(data.user).toMatchObject({ email: 'demo@pixgate.local', role: 'OWNER' });
+    const store = await fetch(`${base}/me/store`, { headers: { authorization: `Bearer ${data.token}` } });
+    expect((await store.json()).data.name).toBe('Pixgate Demo Store');
   });
   expect(first).toMatch(/ADMIN_TOKEN \(generated, saved in .*\): \S+/);
   const second = await serve(dataDir, async () => {});
   expect(second).not.toContain('Demo merchant');
+  expect(second).not.toContain('demo owner');
   expect(second).not.toContain('ADMIN_TOKEN');
 }, 90_000);
