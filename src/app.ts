@@ -30,6 +30,7 @@ import { adminUserRoutes, userRoutes } from './users/users.routes.js';
 import { simulatorMerchantRoutes } from './providers/simulator/sim-merchant.routes.js';
 import { simulatorRoutes } from './providers/simulator/simulator.routes.js';
 import { apiPixWebhookRoutes } from './providers/api-pix/api-pix-webhook.routes.js';
+import { unmatchedRoutes } from './unmatched/unmatched.routes.js';
 import type { Runtime } from './runtime.js';
 
 const ONE_MIB = 1024 * 1024;
@@ -180,6 +181,7 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     admin.addHook('onRequest', adminAuth(config.adminToken));
     await admin.register(adminRoutes(pool, cursors));
     await admin.register(adminUserRoutes(rt));
+    await admin.register(unmatchedRoutes(rt));
     if (rt.provider.name === 'simulator') await admin.register(simulatorRoutes(rt), { prefix: '/simulator' });
   }, { prefix: '/admin' });
 

@@ -59,6 +59,8 @@ export interface ApiPixConfig {
   readonly webhookToken: string;
   readonly timeoutMs: number;
   readonly pollIntervalMs: number;
+  /** API_PIX_RECONCILE_INTERVAL_S: how often received PIX are listed at the PSP and reconciled (decisions part 19). */
+  readonly reconcileIntervalS: number;
   /** The platform's own key at the PSP, the payer of payouts. */
   readonly payoutKey: string;
   /** When set, every cob uses this key instead of the merchant's (one collecting account). */
@@ -152,6 +154,7 @@ function apiPixConfig(env: Env): ApiPixConfig {
     webhookToken,
     timeoutMs: intVar(env, 'API_PIX_TIMEOUT_MS', 10_000, 1),
     pollIntervalMs: intVar(env, 'API_PIX_POLL_INTERVAL_MS', 5_000, 1),
+    reconcileIntervalS: intVar(env, 'API_PIX_RECONCILE_INTERVAL_S', 300, 1),
     payoutKey: requiredVar(env, 'API_PIX_PAYOUT_KEY'),
     receiverKey: env.API_PIX_RECEIVER_KEY || null,
   };

@@ -11,6 +11,7 @@ import { deriveKey } from './platform/secrets.js';
 import type { PixProvider } from './providers/provider.js';
 import { createSimulator } from './providers/simulator/simulator.js';
 import { createApiPixProvider } from './providers/api-pix/api-pix-provider.js';
+import { scheduleUnmatchedRecovery, unmatchedTasks } from './unmatched/unmatched.tasks.js';
 
 /** What every entry point (server, worker, CLI, tests) wires together from one Config and one pool. */
 export interface Runtime {
@@ -35,8 +36,9 @@ export { buildApp as buildHttp };
  */
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
   const deliveries = webhookTasks(rt);
-  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...rt.provider.tasks?.() };
+  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...unmatchedTasks(rt), ...rt.provider.tasks?.() };
   const worker = await startWorkers(rt.pool, [{ taskList: money, concurrency }, { taskList: deliveries, concurrency: concurrency * 5 }]);
-  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool)]);
+  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool),
+    scheduleUnmatchedRecovery(rt), rt.provider.scheduleJobs?.()]);
   return worker;
 }

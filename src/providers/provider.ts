@@ -25,8 +25,24 @@ export interface PixProvider {
   sendPayout(input: PayoutRequest): Promise<PayoutResult>;
   /** The payout's current state at the PSP, for a job that restarts after a crash; null if never sent. */
   getPayout(withdrawalId: string): Promise<PayoutResult | null>;
+  /**
+   * Asks for a devolução of the whole of an unmatched payment (decisions part 19), idempotent by
+   * devolucaoId. Answers the final outcome when known at once, else null: the provider then reports it
+   * to `settleUnmatchedRefund` (src/unmatched/unmatched.service.ts) itself, by polling or notification.
+   */
+  refundUnmatched(input: UnmatchedRefundRequest): Promise<RefundOutcome | null>;
   /** Background tasks of the provider itself (the simulator's delayed settlements, a PSP's polling). */
   tasks?(): TaskList;
+  /** Queues the provider's own periodic jobs at worker start (api-pix: the reconciliation sweep). */
+  scheduleJobs?(): Promise<void>;
+}
+
+export interface UnmatchedRefundRequest {
+  /** The devolução id (`[a-zA-Z0-9]{1,35}`), new for each attempt. */
+  devolucaoId: string;
+  endToEndId: string;
+  /** Cents: the whole PIX. */
+  amount: number;
 }
 
 export interface CreateChargeInput {

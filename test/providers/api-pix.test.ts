@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatCents, newEndToEndId } from '../../src/pix/index.js';
 import { createApiPixClient } from '../../src/providers/api-pix/api-pix-client.js';
 import { loadConfig } from '../../src/config.js';
@@ -19,6 +19,7 @@ beforeAll(async () => {
   psp = await startFakePsp();
   t = await createTestContext(psp.env);
 });
+afterEach(() => psp.assertConformance());
 afterAll(async () => {
   await t?.close();
   await psp?.close();
@@ -28,8 +29,9 @@ const WEBHOOK = '/providers/api-pix/webhook/pix';
 const token = () => psp.env.API_PIX_WEBHOOK_TOKEN!;
 const notify = (pix: unknown[], headers: Record<string, string> = { 'x-webhook-token': token() }) =>
   t.request('POST', WEBHOOK, { headers, body: { pix } });
+/** A PIX the PSP received (so it confirms it), as its notification carries it. */
 const received = (txid: string, valor: string, endToEndId = newEndToEndId('87654321', new Date())) =>
-  ({ endToEndId, txid, valor, horario: new Date().toISOString(), infoPagador: 'pedido 42' });
+  psp.receive({ endToEndId, txid, valor, infoPagador: 'pedido 42' });
 
 async function create(m: Merchant, body: Record<string, unknown>) {
   return t.request('POST', '/transparents/create', { key: m.key, body: { method: 'PIX', ...body } });
@@ -152,8 +154,9 @@ describe('the PSP webhook: received PIX', () => {
     const m = await t.merchant();
     const [a, b] = [(await create(m, { amount: 1000 })).body.data, (await create(m, { amount: 2000 })).body.data];
     const taxId = validTaxId();
+    const withPayer = psp.receive({ txid: b.txid, valor: '20.00', pagador: { nome: 'Maria', cpf: taxId } });
     const res = await t.request('POST', `/providers/api-pix/webhook/${token()}/pix`, {
-      body: { pix: [received(a.txid, '10.00'), { ...received(b.txid, '20.00'), pagador: { nome: 'Maria', cpf: taxId } }] },
+      body: { pix: [received(a.txid, '10.00'), { ...withPayer, pagador: undefined }] },
     });
     expect(res.status).toBe(200);
     expect((await check(t, m, a.id)).status).toBe('PAID');
@@ -177,15 +180,18 @@ describe('the PSP webhook: received PIX', () => {
     expect((await check(t, m, c.id)).status).toBe('PENDING');
   });
 
-  it('skips a PIX the core cannot credit (unknown txid, wrong amount, no txid) and answers 200', async () => {
+  it('credits no charge with a PIX no charge takes (unknown txid, wrong amount, no txid): each is an unmatched payment', async () => {
     const m = await t.merchant();
     const c = (await create(m, { amount: 1000 })).body.data;
-    const noTxid = { endToEndId: newEndToEndId('87654321', new Date()), valor: '10.00', horario: new Date().toISOString() };
-    const res = await notify([received('A'.repeat(32), '10.00'), received(c.txid, '10.01'), noTxid]);
+    const noTxid = psp.receive({ valor: '10.00' });
+    const pix = [received('A'.repeat(32), '10.00'), received(c.txid, '10.01'), noTxid];
+    const res = await notify(pix);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ received: 3 });
     expect((await check(t, m, c.id)).status).toBe('PENDING');
     expect(await balance(t, m)).toMatchObject({ available: 0 });
+    const { rows } = await t.pool.query('SELECT end2end_id FROM unmatched_payments WHERE end2end_id = ANY($1)', [pix.map((p) => p.endToEndId)]);
+    expect(rows).toHaveLength(3);
     await t.assertLedger();
   });
 
@@ -233,8 +239,8 @@ describe('refunds: devolução', () => {
     expect(devolucao.id).toMatch(/^ref[A-Za-z0-9]{22}$/);
     expect((await check(t, m, c.id)).refund.status).toBe('PENDING');
 
-    const settled = { ...devolucao, status: 'DEVOLVIDO', horario: { ...devolucao.horario, liquidacao: new Date().toISOString() } };
-    for (let i = 0; i < 2; i++) expect((await notify([{ ...pix, devolucoes: [settled] }])).status).toBe(200);
+    Object.assign(devolucao, { status: 'DEVOLVIDO', horario: { ...devolucao.horario, liquidacao: new Date().toISOString() } });
+    for (let i = 0; i < 2; i++) expect((await notify([{ ...pix, devolucoes: [devolucao] }])).status).toBe(200);
     const charge = await check(t, m, c.id);
     expect(charge.status).toBe('REFUNDED');
     expect(charge.refund).toMatchObject({ id: refundId, status: 'COMPLETED' });

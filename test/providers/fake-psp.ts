@@ -6,23 +6,38 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildStaticBrCode, newEndToEndId } from '../../src/pix/index.js';
+import { bacenAnswer, problem, receivePix, type Answer, type BacenState, type Devolucao, type ReceivedPix } from './fake-psp-bacen.js';
+import { apiPixConformance, type ApiPixRequest } from './fake-psp-openapi.js';
+import { payoutAnswer, type Envio, type PayoutState } from './fake-psp-payouts.js';
+
+export type { Devolucao, Envio, ReceivedPix };
 
 /**
- * A fake PSP speaking BACEN's API Pix v2 (token, cob, devolução) and the Efí-shaped payout endpoints,
- * on 127.0.0.1. With openssl it serves https and requires a client certificate issued by its own
- * throwaway CA (mTLS, as a real PSP); without openssl it falls back to plain http, which the adapter
+ * A fake PSP speaking BACEN's API Pix v2 (token, cob, pix, devolução) and the Efí-shaped payout
+ * endpoints, on 127.0.0.1. With openssl it serves https and requires a client certificate issued by its
+ * own throwaway CA (mTLS, as a real PSP); without openssl it falls back to plain http, which the adapter
  * accepts only with the test-only API_PIX_ALLOW_HTTP=true.
+ *
+ * Every request to an API Pix route is checked against BACEN's OpenAPI document, and so is every answer
+ * the fake gives (fake-psp-openapi.ts); a request to a route that is neither API Pix nor a known payout
+ * endpoint is a violation too. Violations are answered 400 and kept: `assertConformance()` (call it in
+ * afterEach) and `close()` throw them, so no test passes over a non-conforming exchange.
+ *
+ * Layout: the server, token and test controls here; API Pix resources in fake-psp-bacen.ts; payouts in
+ * fake-psp-payouts.ts. Options go to FakePspOptions.
  */
 export const CLIENT_ID = 'pixgate-client';
 export const CLIENT_SECRET = 'client-secret-' + randomBytes(8).toString('hex');
-const PSP_ISPB = '12345678';
+const API_BASE = '/api/v2';
 
-export interface Seen { method: string; path: string; body: any; authorization: string | undefined }
-export interface Devolucao { id: string; rtrId: string; valor: string; status: string; motivo?: string; horario: { solicitacao: string } }
-export interface Envio { idEnvio: string; endToEndId: string; valor: string; status: string; motivo?: string; body: any }
+export interface FakePspOptions {
+  /** Extra environment for createTestContext (e.g. API_PIX_RECONCILE_INTERVAL_S). */
+  env?: Record<string, string>;
+}
 
-export interface FakePsp {
+export interface Seen { method: string; path: string; query: Record<string, string>; body: any; authorization: string | undefined }
+
+export interface FakePsp extends BacenState, PayoutState {
   /** Base URL of the API (`.../api/v2`); the token endpoint is `{origin}/oauth/token`. */
   baseUrl: string;
   tokenUrl: string;
@@ -31,12 +46,16 @@ export interface FakePsp {
   env: Record<string, string>;
   /** Paths to the client certificate and key, and the CA. */
   files: { cert: string; key: string; ca: string } | null;
+  /** API requests as received (path without the query). */
   seen: Seen[];
   tokenRequests: number;
-  cobs: Map<string, any>;
-  devolucoes: Map<string, Devolucao>;
-  envios: Map<string, Envio>;
-  /** The next request whose `METHOD path` starts with `prefix` gets this status (and a problem body). */
+  /** A payer's PIX reaches the PSP: known to `GET /pix/{e2eid}` and `GET /pix` from then on. */
+  receive(p: Omit<ReceivedPix, 'endToEndId' | 'horario'> & { endToEndId?: string; horario?: string | Date }): ReceivedPix;
+  /** Requests or answers that broke BACEN's document. */
+  violations: string[];
+  /** Throws the violations seen since the last call (and forgets them). */
+  assertConformance(): void;
+  /** The next request whose `METHOD url` (query included) starts with `prefix` gets this status (and a problem body). */
   failNext(prefix: string, status: number, title?: string): void;
   /** The next request matching `prefix` is answered only after `ms`. */
   delayNext(prefix: string, ms: number): void;
@@ -64,9 +83,8 @@ function hasOpenssl(): boolean {
   }
 }
 
-const problem = (status: number, title: string) => ({ type: `https://pix.bcb.gov.br/api/v2/error/${title.replace(/\W/g, '')}`, title, status });
-
-export async function startFakePsp(): Promise<FakePsp> {
+export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> {
+  const conformance = await apiPixConformance();
   const dir = mkdtempSync(join(tmpdir(), 'fake-psp-'));
   const tls = hasOpenssl();
   if (tls) makeCertificates(dir);
@@ -74,69 +92,76 @@ export async function startFakePsp(): Promise<FakePsp> {
   const failures: Array<{ prefix: string; status: number; title: string }> = [];
   const delays: Array<{ prefix: string; ms: number }> = [];
 
-  const psp = {
-    tls, seen: [] as Seen[], tokenRequests: 0, cobs: new Map(), devolucoes: new Map<string, Devolucao>(), envios: new Map<string, Envio>(),
+  const state: BacenState & PayoutState = { cobs: new Map(), received: new Map(), devolucoes: new Map(), envios: new Map() };
+  const psp = Object.assign(state, {
+    tls, seen: [] as Seen[], tokenRequests: 0, violations: [] as string[],
+    receive: (p: Parameters<FakePsp['receive']>[0]) => receivePix(state, p),
+    assertConformance: () => {
+      const found = psp.violations.splice(0);
+      if (found.length) throw new Error(`the fake PSP saw exchanges that break BACEN's API Pix document:\n${found.join('\n')}`);
+    },
     failNext: (prefix: string, status: number, title = 'Servico indisponivel') => void failures.push({ prefix, status, title }),
     delayNext: (prefix: string, ms: number) => void delays.push({ prefix, ms }),
     revokeTokens: () => tokens.clear(),
-  };
+  });
 
-  async function answer(method: string, path: string, headers: http.IncomingHttpHeaders, text: string): Promise<[number, unknown]> {
-    if (method === 'POST' && path === '/oauth/token') {
-      psp.tokenRequests++;
-      const basic = 'Basic ' + Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64');
-      const form = new URLSearchParams(text);
-      if (headers.authorization !== basic) return [401, { error: 'invalid_client' }];
-      if (headers['content-type'] !== 'application/x-www-form-urlencoded' || form.get('grant_type') !== 'client_credentials') return [400, { error: 'invalid_request' }];
-      const token = randomBytes(16).toString('hex');
-      tokens.add(token);
-      return [200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: form.get('scope') }];
+  function token(headers: http.IncomingHttpHeaders, text: string): Answer {
+    psp.tokenRequests++;
+    const basic = 'Basic ' + Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64');
+    const form = new URLSearchParams(text);
+    if (headers.authorization !== basic) return [401, { error: 'invalid_client' }];
+    if (headers['content-type'] !== 'application/x-www-form-urlencoded' || form.get('grant_type') !== 'client_credentials') return [400, { error: 'invalid_request' }];
+    const issued = randomBytes(16).toString('hex');
+    tokens.add(issued);
+    return [200, { access_token: issued, token_type: 'Bearer', expires_in: 3600, scope: form.get('scope') }];
+  }
+
+  function api(req: ApiPixRequest, url: string, authorization: string | undefined): Answer {
+    psp.seen.push({ method: req.method, path: API_BASE + req.path, query: req.query, body: req.body, authorization });
+    const where = `${req.method} ${req.path}`;
+    const op = conformance.operation(req);
+    if (op) {
+      const wrong = conformance.checkRequest(req, op);
+      if (wrong.length) {
+        psp.violations.push(`request ${where}: ${wrong.join('; ')}`);
+        return [400, problem(400, 'Requisicao fora do padrao API Pix')];
+      }
     }
-    const body = text ? JSON.parse(text) : undefined;
-    psp.seen.push({ method, path, body, authorization: headers.authorization });
-    if (!tokens.has((headers.authorization ?? '').replace(/^Bearer /, ''))) return [401, problem(401, 'Acesso negado')];
-    const failure = failures.findIndex((f) => `${method} ${path}`.startsWith(f.prefix));
+    if (!tokens.has((authorization ?? '').replace(/^Bearer /, ''))) return [401, problem(401, 'Acesso negado')];
+    const failure = failures.findIndex((f) => `${req.method} ${url}`.startsWith(f.prefix));
     if (failure >= 0) {
       const [f] = failures.splice(failure, 1);
       return [f!.status, problem(f!.status, f!.title)];
     }
-    const now = new Date().toISOString();
-    let m: RegExpExecArray | null;
-    if ((m = /^\/api\/v2\/cob\/([A-Za-z0-9]+)$/.exec(path)) && method === 'PUT') {
-      const txid = m[1]!;
-      if (!/^[A-Za-z0-9]{26,35}$/.test(txid)) return [400, problem(400, 'Cobranca invalida')];
-      const cob = {
-        calendario: { criacao: now, expiracao: body.calendario.expiracao }, txid, revisao: 0, status: 'ATIVA',
-        location: `pix.example.com/qr/v2/${txid}`, ...body,
-        pixCopiaECola: buildStaticBrCode({ pixKey: body.chave, amount: 100, merchantName: 'PSP', merchantCity: 'SAO PAULO', txid: txid.slice(0, 25) }),
-      };
-      psp.cobs.set(txid, cob);
-      return [201, cob];
+    const answer = op ? bacenAnswer(state, req) : payoutAnswer(state, req.method, req.path, req.body);
+    if (!answer) {
+      psp.violations.push(`request ${where}: ${op ? 'an API Pix route this fake does not serve' : 'not a route of BACEN\'s API Pix nor a payout endpoint'}`);
+      return [404, problem(404, 'Rota nao encontrada')];
     }
-    if ((m = /^\/api\/v2\/pix\/([A-Za-z0-9]{32})\/devolucao\/([A-Za-z0-9]{1,35})$/.exec(path))) {
-      const key = `${m[1]}/${m[2]}`;
-      const known = psp.devolucoes.get(key);
-      if (method === 'GET') return known ? [200, known] : [404, problem(404, 'Devolucao nao encontrada')];
-      if (method === 'PUT') {
-        if (known) return [400, problem(400, 'Id de devolucao ja utilizado')];
-        const d: Devolucao = { id: m[2]!, rtrId: newEndToEndId(PSP_ISPB, new Date()).replace(/^E/, 'D'), valor: body.valor, status: 'EM_PROCESSAMENTO', horario: { solicitacao: now } };
-        psp.devolucoes.set(key, d);
-        return [201, d];
-      }
+    if (op) {
+      const wrong = conformance.checkResponse(op, answer[0], answer[1]);
+      if (wrong.length) psp.violations.push(`answer ${answer[0]} to ${where}: ${wrong.join('; ')}`);
     }
-    if ((m = /^\/api\/v2\/gn\/pix\/([A-Za-z0-9]{1,35})$/.exec(path)) && method === 'PUT') {
-      if (String(body.favorecido?.chave).endsWith('@nao-existe.test')) return [400, problem(400, 'Chave Pix nao encontrada')];
-      const known = psp.envios.get(m[1]!);
-      if (known) return [200, known];
-      const envio: Envio = { idEnvio: m[1]!, endToEndId: newEndToEndId(PSP_ISPB, new Date()), valor: body.valor, status: 'EM_PROCESSAMENTO', body };
-      psp.envios.set(m[1]!, envio);
-      return [201, envio];
+    return answer;
+  }
+
+  function route(method: string, url: string, headers: http.IncomingHttpHeaders, text: string): Answer {
+    const [path = '/', search = ''] = url.split('?', 2);
+    if (method === 'POST' && path === '/oauth/token') return token(headers, text);
+    if (!path.startsWith(API_BASE + '/')) {
+      psp.violations.push(`request ${method} ${path}: outside the API base ${API_BASE}`);
+      return [404, problem(404, 'Rota nao encontrada')];
     }
-    if ((m = /^\/api\/v2\/gn\/pix\/enviados\/id-envio\/([A-Za-z0-9]{1,35})$/.exec(path)) && method === 'GET') {
-      const known = psp.envios.get(m[1]!);
-      return known ? [200, known] : [404, problem(404, 'Pix enviado nao encontrado')];
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      psp.violations.push(`request ${method} ${path}: body is not JSON`);
+      return [400, problem(400, 'Requisicao invalida')];
     }
-    return [404, problem(404, 'Rota nao encontrada')];
+    const plainHeaders = Object.fromEntries(Object.entries(headers).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    const req: ApiPixRequest = { method, path: path.slice(API_BASE.length), query: Object.fromEntries(new URLSearchParams(search)), headers: plainHeaders, body };
+    return api(req, url, headers.authorization);
   }
 
   const handler: http.RequestListener = (req, res) => {
@@ -144,10 +169,10 @@ export async function startFakePsp(): Promise<FakePsp> {
     req.on('data', (c: Buffer) => { text += c.toString('utf8'); });
     req.on('end', async () => {
       const method = req.method ?? 'GET';
-      const path = req.url ?? '/';
-      const delay = delays.findIndex((d) => `${method} ${path}`.startsWith(d.prefix));
+      const url = req.url ?? '/';
+      const delay = delays.findIndex((d) => `${method} ${url}`.startsWith(d.prefix));
       if (delay >= 0) await new Promise((r) => setTimeout(r, delays.splice(delay, 1)[0]!.ms));
-      const [status, body] = await answer(method, path, req.headers, text);
+      const [status, body] = route(method, url, req.headers, text);
       res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' }).end(JSON.stringify(body));
     });
   };
@@ -163,12 +188,12 @@ export async function startFakePsp(): Promise<FakePsp> {
   const files = tls ? { cert: join(dir, 'client.crt'), key: join(dir, 'client.key'), ca: join(dir, 'ca.crt') } : null;
 
   return Object.assign(psp, {
-    baseUrl: `${origin}/api/v2`,
+    baseUrl: `${origin}${API_BASE}`,
     tokenUrl: `${origin}/oauth/token`,
     files,
     env: {
       PIX_PROVIDER: 'api-pix',
-      API_PIX_BASE_URL: `${origin}/api/v2`,
+      API_PIX_BASE_URL: `${origin}${API_BASE}`,
       API_PIX_TOKEN_URL: `${origin}/oauth/token`,
       API_PIX_CLIENT_ID: CLIENT_ID,
       API_PIX_CLIENT_SECRET: CLIENT_SECRET,
@@ -177,11 +202,13 @@ export async function startFakePsp(): Promise<FakePsp> {
       API_PIX_POLL_INTERVAL_MS: '50',
       API_PIX_TIMEOUT_MS: '1000',
       ...(files ? { API_PIX_CERT_FILE: files.cert, API_PIX_KEY_FILE: files.key, API_PIX_CA_FILE: files.ca } : { API_PIX_ALLOW_HTTP: 'true' }),
+      ...opts.env,
     },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });
+      psp.assertConformance();
     },
   });
 }

@@ -3,32 +3,30 @@ import { Type, type Static } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import { Envelope, errorResponses, Nullable, ok } from '../../platform/http/envelope.js';
+import { notFoundHandler } from '../../platform/http/error-handler.js';
 import type { Runtime } from '../../runtime.js';
+import type { ApiPixProvider } from './api-pix-provider.js';
 import { receivePixNotification, type PixEntry } from './api-pix-webhook.js';
 
-// API Pix `Pix` and `Devolucao`, as far as we read them; other fields a PSP sends are accepted.
-const Devolucao = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 35 }),
-  status: Type.String({ maxLength: 40 }),
-  motivo: Type.Optional(Type.String({ maxLength: 140 })),
-});
+// API Pix `Pix` and `Devolucao`, as far as the hint is read (which PIX, which devolução); other fields
+// a PSP sends are accepted and ignored, since the PSP's own answer is what counts.
+const Devolucao = Type.Object({ id: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' }) });
 const Pix = Type.Object({
   endToEndId: Type.String({ pattern: '^[a-zA-Z0-9]{32}$' }),
   txid: Type.Optional(Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' })),
   valor: Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$' }),
   horario: Type.String({ format: 'date-time' }),
-  infoPagador: Type.Optional(Type.String({ maxLength: 140 })),
-  pagador: Type.Optional(Type.Object({
-    nome: Type.Optional(Type.String({ maxLength: 200 })),
-    cpf: Type.Optional(Type.String({ maxLength: 11 })),
-    cnpj: Type.Optional(Type.String({ maxLength: 14 })),
-  })),
   devolucoes: Type.Optional(Type.Union([Type.Array(Devolucao, { maxItems: 100 }), Devolucao])),
 });
 // `pix` may be absent: PSPs check a webhook URL at registration with a body of their own.
 const Notification = Nullable(Type.Object({ pix: Type.Optional(Type.Array(Pix, { maxItems: 1000 })) }));
 const Received = Envelope(Type.Object({ received: Type.Integer() }));
-const TokenParams = Type.Object({ token: Type.String({ maxLength: 256 }) });
+
+/**
+ * `…/webhook/<token>/pix`. A wildcard, not a `:token` parameter: tokens may be up to 256 characters
+ * (decisions part 19) and every other route keeps the 100-character parameter limit.
+ */
+const TOKEN_IN_PATH = /^([A-Za-z0-9._~-]{1,256})\/pix$/;
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -39,24 +37,34 @@ const logSerializers = {
 
 /**
  * `POST {registered URL}/pix`: BACEN's webhook appends `/pix` to the URL registered at the PSP
- * (`PUT /webhook/{chave}`). The PSP proves itself with API_PIX_WEBHOOK_TOKEN, either in the path
- * (register `https://<host>/providers/api-pix/webhook/<token>`) or in the X-Webhook-Token header set
- * by an mTLS-terminating edge (register `https://<host>/providers/api-pix/webhook`). Outside the
- * merchant and operator scopes; registered only while api-pix is the provider.
+ * (`PUT /webhook/{chave}`). The caller presents API_PIX_WEBHOOK_TOKEN, either in the path (register
+ * `https://<host>/providers/api-pix/webhook/<token>`) or in the X-Webhook-Token header set by an
+ * mTLS-terminating edge (register `https://<host>/providers/api-pix/webhook`). The token only keeps
+ * strangers from making us query the PSP: nothing is believed before the PSP confirms it
+ * (api-pix-webhook.ts). Outside the merchant and operator scopes; registered only under api-pix.
  */
 export function apiPixWebhookRoutes(rt: Runtime) {
   const expected = digest(rt.config.apiPix!.webhookToken);
   const authorized = (given: unknown) => typeof given === 'string' && timingSafeEqual(digest(given), expected);
+  const api = (rt.provider as ApiPixProvider).client;
   return async (app: FastifyInstance) => {
     // Before the body is read or validated: a stranger learns nothing but 401.
-    app.addHook('onRequest', async (req) => {
-      const token = (req.params as { token?: string }).token ?? req.headers['x-webhook-token'];
+    app.addHook('onRequest', async (req, reply) => {
+      const wildcard = (req.params as { '*'?: string })['*'];
+      let token: unknown = req.headers['x-webhook-token'];
+      if (wildcard !== undefined) {
+        const m = TOKEN_IN_PATH.exec(wildcard);
+        if (!m) return notFoundHandler(req, reply);
+        token = m[1];
+      }
       if (!authorized(token)) throw new AppError('UNAUTHORIZED', 'Invalid webhook token');
     });
     const schema = { hide: true, body: Notification, response: { 200: Received, ...errorResponses } };
-    const handler = async (req: FastifyRequest) =>
-      ok({ received: await receivePixNotification(rt, req.body as Static<typeof Notification> as { pix?: PixEntry[] } | null, req.log) });
+    const handler = async (req: FastifyRequest) => {
+      const body = req.body as Static<typeof Notification>;
+      return ok({ received: await receivePixNotification(rt, api, body as { pix?: PixEntry[] } | null, req.log) });
+    };
     app.post('/webhook/pix', { schema, logSerializers }, handler);
-    app.post('/webhook/:token/pix', { schema: { ...schema, params: TokenParams }, logSerializers }, handler);
+    app.post('/webhook/*', { schema, logSerializers }, handler);
   };
 }

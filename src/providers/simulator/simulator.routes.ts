@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../runtime.js';
 import { simulatorChargeRoutes } from './sim-charges.routes.js';
 import { simulatorPayoutRoutes } from './sim-payouts.routes.js';
+import { simulatorPixRoutes } from './sim-pix.routes.js';
 
 /** `/admin/simulator/...` controls (decisions part 13); registered only while the simulator is the provider. */
 export function simulatorRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     await app.register(simulatorChargeRoutes(rt));
     await app.register(simulatorPayoutRoutes(rt));
+    await app.register(simulatorPixRoutes(rt));
   };
 }

@@ -2,6 +2,7 @@ import type { Runtime } from '../../runtime.js';
 import type { PixProvider } from '../provider.js';
 import { simulatedCharges, simulatorChargeTasks } from './sim-charges.js';
 import { simulatedPayouts, simulatorPayoutTasks } from './sim-payouts.js';
+import { simulatedUnmatched, simulatorPixTasks } from './sim-pix.js';
 
 /**
  * The default provider: an embedded PIX network. Charges get a static BR Code; payments, refund
@@ -13,6 +14,7 @@ export function createSimulator(rt: Runtime): PixProvider {
     name: 'simulator',
     ...simulatedCharges(rt),
     ...simulatedPayouts(rt),
-    tasks: () => ({ ...simulatorChargeTasks(rt), ...simulatorPayoutTasks(rt) }),
+    ...simulatedUnmatched(rt),
+    tasks: () => ({ ...simulatorChargeTasks(rt), ...simulatorPayoutTasks(rt), ...simulatorPixTasks(rt) }),
   };
 }

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
+import { parse } from 'yaml';
+
+/**
+ * BACEN's API Pix v2.9.0 OpenAPI document (a copy of ../shared/reference, Apache-2.0, so a fresh clone
+ * tests against it), as a validator of the fake PSP's traffic: every request the adapter sends to an API
+ * Pix route and every answer the fake gives must conform, through openapi-backend (ajv).
+ *
+ * Two readings are applied to the document, both stricter than a literal one:
+ * - its patterns are XSD-style whole-value patterns written without anchors (`[a-zA-Z0-9]{32}`); ajv
+ *   would accept any string CONTAINING such a run, so each is anchored (`^(?:…)$`);
+ * - formats `date-time`, `date` and `email` are checked (ajv-formats), which ajv leaves out by default.
+ *   Not `uri`: the document's own examples give `location` without a scheme (`pix.example.com/qr/…`),
+ *   as PSPs do.
+ * The document is otherwise used as published, its quirks included: `PixConsultados` (the `GET /pix`
+ * answer) lists `cobs` as required though its own example has none, so the fake sends `cobs: []`.
+ */
+const SPEC = join(dirname(fileURLToPath(import.meta.url)), 'bacen-pix-api-openapi-v2.9.0.yaml');
+
+function anchorPatterns(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(anchorPatterns);
+  if (node === null || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o)) {
+    // A property NAMED pattern would hold a schema object, not a string.
+    if (k === 'pattern' && typeof v === 'string') {
+      if (!v.startsWith('^')) o[k] = `^(?:${v})$`;
+    } else anchorPatterns(v);
+  }
+}
+
+export interface ApiPixRequest {
+  method: string;
+  /** The path under the API base (`/pix/{e2eid}`), without the query. */
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface Conformance {
+  /** The API Pix operation a request is for; null when the route is not in BACEN's API. */
+  operation(req: ApiPixRequest): Operation | null;
+  /** Violations of the request against its operation; [] when it conforms. */
+  checkRequest(req: ApiPixRequest, op: Operation): string[];
+  /** Violations of an answer (status + JSON body) against the operation's declared responses. */
+  checkResponse(op: Operation, status: number, body: unknown): string[];
+}
+
+const describe = (errors: Array<{ instancePath?: string; message?: string; params?: unknown }> | null | undefined) =>
+  (errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params ?? {})}`);
+
+let loaded: Promise<Conformance> | null = null;
+
+/** One validator per test process: compiling the document takes about a second. */
+export function apiPixConformance(): Promise<Conformance> {
+  loaded ??= (async () => {
+    const definition = parse(readFileSync(SPEC, 'utf8')) as Document;
+    anchorPatterns(definition);
+    // The document names no operations; openapi-backend validates only named ones.
+    for (const [path, item] of Object.entries(definition.paths ?? {})) {
+      for (const [method, op] of Object.entries(item ?? {})) {
+        if (op && typeof op === 'object' && 'responses' in op) (op as { operationId?: string }).operationId ??= `${method.toUpperCase()} ${path}`;
+      }
+    }
+    const api = new OpenAPIBackend({
+      definition, quick: false, validate: true, coerceTypes: true,
+      customizeAjv: (ajv) => {
+        addFormats.default(ajv as unknown as Ajv, ['date-time', 'date', 'email']);
+        ajv.addFormat('uri', true);
+        return ajv;
+      },
+    });
+    await api.init();
+    return {
+      operation: (req) => api.matchOperation({ method: req.method, path: req.path, headers: req.headers, query: req.query }) ?? null,
+      checkRequest: (req, op) => {
+        const result = api.validateRequest({ method: req.method, path: req.path, headers: req.headers, query: req.query, body: req.body }, op);
+        return result.valid ? [] : describe(result.errors as never);
+      },
+      checkResponse: (op, status, body) => {
+        const declared = Object.keys(op.responses ?? {});
+        // 401 is OAuth2's own answer to a bad token (RFC 6750), outside the document's responses.
+        if (status === 401) return [];
+        if (!declared.includes(String(status))) return [`status ${status} is not declared for ${op.operationId ?? `${op.method} ${op.path}`}`];
+        const result = api.validateResponse(body, op, status);
+        return result.valid ? [] : describe(result.errors as never);
+      },
+    };
+  })();
+  return loaded;
+}
