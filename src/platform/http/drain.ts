@@ -8,8 +8,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  */
 export interface Drain {
   readonly draining: boolean;
-  /** Stops being ready, waits for the requests in flight, closes the server; by `deadline` (epoch ms). */
-  drain(deadline: number): Promise<void>;
+  /**
+   * Stops being ready, waits for the requests in flight and for `alsoWaitFor` (the process's running
+   * jobs: until they end it still answers /health/ready and /metrics), then closes; by `deadline` (epoch ms).
+   */
+  drain(deadline: number, alsoWaitFor?: Promise<unknown>): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Readiness and the SIGTERM drain; set by trackInFlight's caller. */
+    drain: Drain;
+  }
 }
 
 const counted = Symbol('drain.counted');
@@ -44,9 +54,11 @@ export function trackInFlight(app: FastifyInstance): Drain {
     get draining() {
       return draining;
     },
-    async drain(deadline) {
+    async drain(deadline, alsoWaitFor) {
       draining = true;
-      while (inFlight > 0 && Date.now() < deadline) await sleep(20);
+      let othersDone = !alsoWaitFor;
+      void alsoWaitFor?.finally(() => (othersDone = true));
+      while ((inFlight > 0 || !othersDone) && Date.now() < deadline) await sleep(20);
       const closing = app.close();
       const late = setTimeout(() => app.server.closeAllConnections(), Math.max(0, deadline - Date.now()));
       await closing.finally(() => clearTimeout(late));
