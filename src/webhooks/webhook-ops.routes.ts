@@ -35,6 +35,10 @@ export function webhookOperationRoutes(rt: Runtime) {
 
     app.post('/webhooks/:id/rotate-secret', {
       onRequest,
+      // Every field is optional, so no body at all is the empty one.
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
       schema: { tags, params: IdParams, body: RotateBody, response: { 200: Envelope(RotatedSecretSchema), ...errorResponses } },
       config: {
         // The stored answer holds the new secret sealed, never in clear; a replay opens it.
@@ -50,7 +54,7 @@ export function webhookOperationRoutes(rt: Runtime) {
         },
       },
     }, async (req) => ok(await rotateSecret(
-      rt, req.auth!.merchant.id, req.params.id, req.body?.expiresInSeconds ?? DEFAULT_OVERLAP_SECONDS, req.idempotency,
+      rt, req.auth!.merchant.id, req.params.id, req.body.expiresInSeconds ?? DEFAULT_OVERLAP_SECONDS, req.idempotency,
     )));
   };
 }
