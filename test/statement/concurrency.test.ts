@@ -30,7 +30,7 @@ describe(`statement chain under concurrent postings (seed ${SEED}, replay with S
   it('holds exactly for every account of every merchant, and each ends at its balance', async () => {
     const rnd = random(SEED);
     const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
-    const merchants = [];
+    const merchants: Array<{ id: string; key: string }> = [];
     for (let i = 0; i < 4; i++) merchants.push(await t.merchant({ chargeFeeFixed: Math.floor(rnd() * 50), chargeFeeBps: 100, withdrawalFeeFixed: 25 }));
     const paid = new Map<string, string[]>(merchants.map((m) => [m.id, []]));
     const counts: Record<string, number> = {};

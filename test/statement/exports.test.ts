@@ -28,8 +28,8 @@ describe('GET /me/statement.csv', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.raw.split('\r\n')[0]).toBe(HEADER);
     expect(res.raw.endsWith('\r\n')).toBe(true);
-    const rows = parseCsv(res.raw, { columns: true, strict: true }) as Record<string, string>[];
-    const asCsv = (l: Line) => Object.fromEntries(HEADER.split(',').map((c) => [c, String((l as unknown as Record<string, unknown>)[c] ?? '')]));
+    const rows = parseCsv(res.raw, { columns: true, relax_quotes: false }) as Record<string, string>[];
+    const asCsv = (l: Line): Record<string, string> => Object.fromEntries(HEADER.split(',').map((c) => [c, String((l as unknown as Record<string, unknown>)[c] ?? '')]));
     expect(rows).toEqual(lines.map(asCsv));
     expect(rows.map((r) => r.type)).toEqual(['CHARGE_PAID', 'CHARGE_PAID', 'CHARGE_PAID', 'WITHDRAWAL']);
     expect(rows[3]).toMatchObject({ amount: '-50100', fee: '99' });

@@ -69,6 +69,33 @@ export async function checkBalances(w: Workload): Promise<void> {
     if (got.available !== want.available || got.pending !== want.pending || got.blocked !== want.blocked) {
       mismatches.push(`merchant ${m.index} (${m.id}): API ${JSON.stringify(got)}, history implies ${JSON.stringify(want)}`);
     }
+    for (const account of ['available', 'pending', 'blocked'] as const) {
+      mismatches.push(...(await statementProblems(w, m.key, account, got[account])).map((p) => `merchant ${m.index} (${m.id}): ${p}`));
+    }
   }));
   check(mismatches.length === 0, 'balances differ from what the history implies', ...mismatches);
+}
+
+/**
+ * The statement of one account through the API (decisions part 17), every page: in posting order each
+ * balanceAfter is the one before plus its amount (the first is its amount), none negative, and the newest
+ * is the balance the API shows (nothing in flight).
+ */
+async function statementProblems(w: Workload, key: string, account: string, balance: number): Promise<string[]> {
+  const lines: Array<{ id: string; amount: number; balanceAfter: number }> = [];
+  for (let after: string | null = null, first = true; first || after; first = false) {
+    const r = await w.client.merchant(key, 'GET', `/me/statement?account=${account}&limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+    if (r.status !== 200) return [`statement ${account}: ${r.status} ${r.raw}`];
+    lines.push(...r.body.data);
+    after = r.body.pagination.next;
+  }
+  lines.reverse();
+  const problems: string[] = [];
+  let prev = 0;
+  for (const l of lines) {
+    if (l.balanceAfter !== prev + l.amount || l.balanceAfter < 0) problems.push(`statement ${account} line ${l.id}: ${prev} + ${l.amount} -> ${l.balanceAfter}`);
+    prev = l.balanceAfter;
+  }
+  if (prev !== balance) problems.push(`statement ${account} ends at ${prev}, the balance is ${balance}`);
+  return problems;
 }
