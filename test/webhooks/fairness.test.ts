@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { eventually } from '../support/eventually.js';
+import { Receiver } from './support/receiver.js';
+import { emit, register } from './support/helpers.js';
+
+const TIMEOUT = 6000;
+let t: TestContext;
+let rx: Receiver;
+beforeAll(async () => {
+  rx = await new Receiver().start();
+  // Default worker: 50 fast-lane slots per process (a merchant's share: 20), 20 slow-lane slots.
+  t = await createTestContext({ WEBHOOK_TIMEOUT_MS: String(TIMEOUT), WEBHOOK_RETRY_BASE_MS: '600000' });
+});
+afterAll(async () => {
+  await t?.close();
+  await rx?.stop();
+});
+
+const jobs = async (task: string) =>
+  (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = $1', [task])).rows[0]!.n;
+
+describe('fairness between merchants', () => {
+  // First: the test after it leaves the slow lane busy with hanging deliveries for a while.
+  it('after an attempt that timed out, the endpoint\'s deliveries go to the slow lane, and back after a fast one', async () => {
+    const m = await t.merchant();
+    const path = rx.path({ hangMs: 60_000 });
+    const e = await register(t, m.key, rx.url(path), ['CHARGE_PAID', 'CHARGE_EXPIRED']);
+    await emit(t, m.id, 'CHARGE_PAID', { id: 'chg_slow' });
+    const slow = async () => (await t.pool.query('SELECT slow FROM webhook_endpoints WHERE id = $1', [e.id])).rows[0].slow as boolean;
+    await eventually(slow, TIMEOUT * 2);
+    const eventId = await emit(t, m.id, 'CHARGE_EXPIRED', { id: 'chg_next' });
+    // Delivered by the slow lane (it answers at once now), after which the endpoint is fast again.
+    await eventually(() => rx.hitsFor(path).some((h) => JSON.parse(h.raw.toString()).id === eventId), TIMEOUT);
+    await eventually(async () => !(await slow()));
+  });
+
+  it('a merchant whose receivers hang takes at most its share of the fast lane; another merchant\'s delivery goes through meanwhile', async () => {
+    const a = await t.merchant();
+    const b = await t.merchant();
+    const hanging: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const path = rx.path(...Array.from({ length: 5 }, () => ({ hangMs: 60_000 })));
+      hanging.push(path);
+      await register(t, a.key, rx.url(path), ['CHARGE_PAID']);
+    }
+    const pathB = rx.path();
+    await register(t, b.key, rx.url(pathB), ['CHARGE_PAID']);
+    // 100 deliveries that each hang for the whole timeout: twice the fast lane's slots.
+    for (let i = 0; i < 5; i++) await emit(t, a.id, 'CHARGE_PAID', { id: `chg_a${i}` });
+    const arrivedA = () => hanging.reduce((n, p) => n + rx.hitsFor(p).length, 0);
+    await eventually(() => arrivedA() >= 20);
+    await emit(t, b.id, 'CHARGE_PAID', { id: 'chg_b' });
+    await eventually(() => rx.hitsFor(pathB).length === 1, TIMEOUT);
+    // B was delivered while every attempt of A still hung (none recorded yet).
+    const recordedA = (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE merchant_id = $1', [a.id])).rows[0]!.n;
+    expect(recordedA).toBe(0);
+    // A's excess waits in the slow lane, not in the fast one: its share of fast slots plus the slow lane's at most.
+    expect(arrivedA()).toBeLessThanOrEqual(20 + 20);
+    expect(await jobs('webhooks.deliver-slow')).toBeGreaterThan(0);
+  });
+});
