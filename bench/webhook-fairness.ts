@@ -1,0 +1,96 @@
+import http from 'node:http';
+import type { Benchmark } from './lib/context.js';
+import { withPixgate } from './lib/rig.js';
+import { stockCharges } from './lib/fixtures.js';
+import { RequestFailed } from './lib/http.js';
+import { cpuMeter } from './lib/cpu.js';
+import { figures, metered, openLoop } from './lib/load.js';
+import { startReceiver } from './lib/receiver.js';
+import { printTable, type Figures } from './lib/stats.js';
+
+const RATE_B = 100;
+const RATE_A = 10;
+const ENDPOINTS_A = 20;
+const TIMEOUT_MS = 3000;
+
+/** A receiver that reads each request and never answers: every delivery to it runs into WEBHOOK_TIMEOUT_MS. */
+async function startHangingReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req) => req.resume());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/**
+ * Merchant B's pay → CHARGE_PAID at its receiver, at 100 payments/s, on a fresh Pixgate; with `hanging`,
+ * merchant A's 20 endpoints never answer while A is paid 10 times a second (200 deliveries/s that each
+ * hold a slot for the whole timeout, four times what the fast lane has).
+ */
+async function runB(server: Parameters<Benchmark['run']>[0]['server'], durationMs: number, hanging: boolean): Promise<Figures> {
+  return withPixgate(server, { env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } }, async ({ pixgate, fx, pool, defer }) => {
+    const waiting = new Map<string, (at: number) => void>();
+    const receiver = await startReceiver((a) => {
+      if (a.event.event === 'CHARGE_PAID') waiting.get(a.event.data.id as string)?.(a.at);
+    });
+    defer(() => receiver.close());
+    const b = await fx.merchant();
+    await fx.endpoint(b.key, `${receiver.url}/b`, ['CHARGE_PAID']);
+    const chargesB = await stockCharges(pool, [b.id], Math.round((RATE_B * durationMs) / 1000) + 50);
+    await Promise.all(chargesB.splice(0, 50).map((c) => fx.pay(c)));
+
+    let loadA: Promise<unknown> = Promise.resolve();
+    if (hanging) {
+      const hang = await startHangingReceiver();
+      defer(() => hang.close());
+      const a = await fx.merchant();
+      for (let e = 0; e < ENDPOINTS_A; e++) await fx.endpoint(a.key, `${hang.url}/a/${e}`, ['CHARGE_PAID']);
+      const chargesA = await stockCharges(pool, [a.id], Math.round((RATE_A * (durationMs + TIMEOUT_MS)) / 1000));
+      // A starts one timeout ahead, so B is measured with A's deliveries already hanging.
+      loadA = openLoop({ rate: RATE_A, durationMs: durationMs + TIMEOUT_MS, op: (i) => fx.pay(chargesA[i]!).then(() => undefined) });
+      await new Promise((r) => setTimeout(r, TIMEOUT_MS));
+    }
+
+    const run = await metered(cpuMeter(pixgate.child.pid!), () => openLoop({
+      rate: RATE_B, durationMs, drainMs: 20_000,
+      op: (i, scheduledAt) => new Promise<number>((resolve, reject) => {
+        const chargeId = chargesB[i]!;
+        waiting.set(chargeId, (at) => {
+          waiting.delete(chargeId);
+          resolve(at - scheduledAt);
+        });
+        fx.admin.request('POST', `/admin/simulator/charges/${chargeId}/pay`).then((res) => {
+          if (res.status !== 200) throw new RequestFailed(String(res.status), res.text.slice(0, 200));
+        }).catch((err: unknown) => {
+          waiting.delete(chargeId);
+          reject(err);
+        });
+      }),
+    }));
+    await loadA;
+    const label = hanging
+      ? `B: pay → CHARGE_PAID, while A's ${ENDPOINTS_A} endpoints hang (A paid ${RATE_A}/s)`
+      : 'B: pay → CHARGE_PAID, alone';
+    return figures(label, RATE_B, run);
+  });
+}
+
+export const webhookFairness: Benchmark = {
+  name: 'webhook-fairness',
+  describe: `merchant B's CHARGE_PAID p99 at ${RATE_B}/s, alone and while merchant A's ${ENDPOINTS_A} endpoints hang`,
+  async run({ server, quick }) {
+    const durationMs = quick ? 5000 : 15_000;
+    const alone = await runB(server, durationMs, false);
+    const withA = await runB(server, durationMs, true);
+    const ratio = withA.p99 / alone.p99;
+    return printTable(`webhook fairness: B at ${RATE_B} payments/s for ${durationMs / 1000} s, WEBHOOK_TIMEOUT_MS=${TIMEOUT_MS}`, [alone, withA], [
+      `**p99 with A hanging / p99 alone = ${withA.p99.toFixed(1)} / ${alone.p99.toFixed(1)} ms = ${ratio.toFixed(2)}×** (goal ≤ 2×). ` +
+        'A payment whose webhook did not arrive within 20 s after the run counts as an error.',
+    ]);
+  },
+};
