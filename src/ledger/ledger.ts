@@ -1,5 +1,6 @@
 import { AppError } from '../platform/errors.js';
 import type { Executor, Tx } from '../platform/db.js';
+import { ledgerPostings } from '../platform/metrics.js';
 
 /** The three balances every merchant has (spec 2.1). */
 export type MerchantAccountKind = 'available' | 'pending' | 'blocked';
@@ -49,6 +50,7 @@ export async function post(tx: Tx, posting: Posting): Promise<number> {
       entries.map((e) => e.account),
       entries.map((e) => e.amount),
     ]);
+    ledgerPostings.inc({ kind: posting.kind });
     return rows[0]!.id;
   } catch (err) {
     const e = err as { code?: string; detail?: string };

@@ -8,6 +8,7 @@ import {
   DELIVER_SLOW_TASK, DELIVER_TASK, deliveryJobKey, enqueueDelivery, MAX_DELIVERY_ATTEMPTS, retryDelayMs, type DeliveryJob,
 } from './webhook-fanout.js';
 import { sendSigned } from './webhook-send.js';
+import { webhookAttempts, webhookOutcome } from '../platform/metrics.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -59,15 +60,20 @@ async function attempt(rt: Runtime, job: Required<DeliveryJob>, target: NonNulla
   // The record's foreign key check holds off a concurrent DELETE of the endpoint until it commits, and
   // fails if the endpoint is already gone (deleted while the request ran): then nothing more happens.
   // A retry commits with the record; an attempt already recorded (a rerun) schedules none.
+  let recorded = false;
   const write = async (db: Executor) => {
-    if (!(await recordAttempt(db, record, { final, slow })) || !retry) return;
+    if (!(await recordAttempt(db, record, { final, slow }))) return;
+    recorded = true;
+    if (!retry) return;
     const next = { ...job, attempt: job.attempt + 1 };
     await enqueueNextAttempt(db, job, JSON.stringify(next), {
       task: slow ? DELIVER_SLOW_TASK : DELIVER_TASK, priority: slow ? 1 : 0, key: deliveryJobKey(job.eventId, job.endpointId),
       runAt: new Date(Date.now() + retryDelayMs(rt.config.webhookRetryBaseMs, job.attempt)),
     });
   };
-  await (retry ? withTransaction(rt.pool, write) : write(rt.pool)).catch((err: unknown) => {
+  await (retry ? withTransaction(rt.pool, write) : write(rt.pool)).then(() => {
+    if (recorded) webhookAttempts.inc({ outcome: webhookOutcome(result.success, retry) }); // counted once committed
+  }).catch((err: unknown) => {
     if ((err as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw err;
   });
 }
