@@ -26,7 +26,7 @@ const Received = Envelope(Type.Object({ received: Type.Integer() }));
  * `…/webhook/<token>/pix`. A wildcard, not a `:token` parameter: tokens may be up to 256 characters
  * (decisions part 19) and every other route keeps the 100-character parameter limit.
  */
-const TOKEN_IN_PATH = /^([A-Za-z0-9._~-]{1,256})\/pix$/;
+const TOKEN_IN_PATH = /^([^/]+)\/pix$/;
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
