@@ -99,3 +99,16 @@ export type PayoutResult =
 
 /** A payout result that ends the withdrawal. */
 export type SettledPayout = Exclude<PayoutResult, { status: 'PROCESSING' }>;
+
+/**
+ * Thrown by `sendPayout` when the PSP refused that send request outright (API Pix 400/422): that request
+ * made no payout. Proof that the payout failed only when no earlier send of the id was made; after an
+ * uncertain send it proves nothing about that one (decisions part 19, withdrawal.processing.ts).
+ * Any other failure of `sendPayout` (no answer, a reset, a 5xx) is an uncertain send.
+ */
+export class PayoutRefused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'PayoutRefused';
+  }
+}

@@ -1,10 +1,13 @@
 import { emitEvent } from '../events/events.js';
 import { withTransaction, type Tx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
-import type { PayoutRequest, PayoutResult, SettledPayout } from '../providers/provider.js';
+import { PayoutRefused, type PayoutRequest, type PayoutResult, type SettledPayout } from '../providers/provider.js';
 import type { Runtime } from '../runtime.js';
 import { payWithdrawal, releaseWithdrawal } from './withdrawal.ledger.js';
-import { lockWithdrawal, updateToCompleted, updateToFailed, updateToProcessing, type WithdrawalRow } from './withdrawal.sql.js';
+import {
+  beginPayoutSend, lockUnmadePayout, lockWithdrawal, markPayoutSeen, undoPayoutSend, updateToCompleted, updateToFailed, updateToProcessing,
+  type WithdrawalRow,
+} from './withdrawal.sql.js';
 import { toWithdrawalView } from './withdrawal.view.js';
 
 /** The processing job; one job key per withdrawal, so re-enqueueing (recovery) never duplicates a waiting job. */
@@ -71,11 +74,49 @@ export async function processWithdrawal(rt: Runtime, withdrawalId: string, opts:
   });
   if (!w) return;
   reach('afterProcessing', opts);
-  const result = (await rt.provider.getPayout(w.id)) ?? (await rt.provider.sendPayout(payoutRequest(w)));
+  const result = await askOrSend(rt, w);
   reach('afterSend', opts);
-  // PROCESSING: the provider reports the result later (recordPayoutResult); the recovery sweep asks
-  // again should that report be lost.
-  if (result.status !== 'PROCESSING') await recordPayoutResult(rt, w.id, result, opts);
+  // PROCESSING or unknown: the provider reports the result later (recordPayoutResult); the recovery
+  // sweep asks again should that report be lost.
+  if (result) await recordPayoutResult(rt, w.id, result, opts);
+}
+
+/** Decisions part 19: how long the PSP must keep saying "not found" after an uncertain send before the payout counts as not made. */
+export const NOT_FOUND_FAILS_AFTER_MS = 10 * 60_000;
+const NOT_MADE = 'The PSP has no record of the payout';
+
+/**
+ * Asks the PSP about the payout by its id, and sends it when the PSP does not know it. A send is recorded
+ * before it is made; one that gets no clear answer (a timeout, a reset, a 5xx: sendPayout throws) is
+ * uncertain, and from then on only the PSP's word ends the payout: a status on it, or "not found" for
+ * NOT_FOUND_FAILS_AFTER_MS after the latest uncertain send, while it never reported the payout. A refusal
+ * (400/422) fails the payout only when it answers the first send; to a resend it proves nothing.
+ * Answers null when nothing is known yet (the withdrawal stays PROCESSING).
+ */
+async function askOrSend(rt: Runtime, w: WithdrawalRow): Promise<PayoutResult | null> {
+  const known = await rt.provider.getPayout(w.id);
+  if (known) return known;
+  if (w.payout_seen) return null; // it existed at the PSP: "not found" now is its lag
+  if (w.payout_sends > 0 && (await failUnmadePayout(rt, w.id))) return null;
+  const send = await beginPayoutSend(rt.pool, w.id);
+  if (!send) return null;
+  try {
+    return await rt.provider.sendPayout(payoutRequest(w));
+  } catch (err) {
+    if (!(err instanceof PayoutRefused)) throw err; // uncertain: the job retries, asking first
+    if (send.sends === 1) return { status: 'FAILED', reason: err.reason };
+    await undoPayoutSend(rt.pool, w.id, send.sends, send.previousSentAt);
+    return null;
+  }
+}
+
+/** FAILED with the money returned, when the PSP's "not found" has held long enough (lockUnmadePayout). */
+async function failUnmadePayout(rt: Runtime, withdrawalId: string): Promise<boolean> {
+  return withTransaction(rt.pool, async (tx) => {
+    const w = await lockUnmadePayout(tx, withdrawalId, NOT_FOUND_FAILS_AFTER_MS);
+    if (w) await applyPayoutResult(tx, w, { status: 'FAILED', reason: NOT_MADE });
+    return !!w;
+  });
 }
 
 /**
@@ -109,9 +150,11 @@ export async function applyPayoutResult(tx: Tx, w: WithdrawalRow, result: Settle
 export async function recordPayoutResult(
   rt: Runtime, withdrawalId: string, result: PayoutResult, opts: ProcessingOptions = {},
 ): Promise<WithdrawalRow | null> {
+  // The PSP reported the payout: from now on its "not found" is never taken as proof it was not made.
+  if (result.status === 'PROCESSING') return (await markPayoutSeen(rt.pool, withdrawalId)) ?? null;
   return withTransaction(rt.pool, async (tx) => {
     const w = await lockWithdrawal(tx, withdrawalId);
-    if (!w || w.status !== 'PROCESSING' || result.status === 'PROCESSING') return w ?? null;
+    if (!w || w.status !== 'PROCESSING') return w ?? null;
     const done = await applyPayoutResult(tx, w, result);
     reach('beforeResultCommit', opts);
     return done;

@@ -1,7 +1,7 @@
 import type { Task } from '../../platform/jobs.js';
 import type { Runtime } from '../../runtime.js';
 import { recordPayoutResult } from '../../withdrawals/withdrawal.processing.js';
-import type { PayoutRequest, PayoutResult } from '../provider.js';
+import { PayoutRefused, type PayoutRequest, type PayoutResult } from '../provider.js';
 import { ApiPixError, type ApiPixClient } from './api-pix-client.js';
 import { toPspId, toValor, truncate } from './api-pix-ids.js';
 import { pollPayload, schedulePoll } from './api-pix-polling.js';
@@ -56,11 +56,11 @@ export function apiPixPayouts(rt: Runtime, client: ApiPixClient) {
     try {
       result = payoutResult(await client.request<Envio>('PUT', SEND(toPspId(p.withdrawalId)), 'PUT /gn/pix/{idEnvio}', body));
     } catch (err) {
-      // 400/422: the PSP refused the payout outright (a key that does not exist, a payee document that
-      // does not match): nothing was sent, so the withdrawal fails and its funds are released. Anything
-      // else (no answer, 5xx, 409) may have been sent: the job retries, and asks before sending again.
+      // 400/422: the PSP refused this request (a key that does not exist, a payee document that does not
+      // match, or an idEnvio it already holds): this request sent nothing; the core decides what that
+      // proves. Anything else (no answer, 5xx, 409) may have been sent: the job retries, asking first.
       if (err instanceof ApiPixError && (err.status === 400 || err.status === 422)) {
-        return { status: 'FAILED', reason: `Payout refused by the PSP${err.detail ? `: ${err.detail}` : ''}` };
+        throw new PayoutRefused(`Payout refused by the PSP${err.detail ? `: ${err.detail}` : ''}`);
       }
       throw err;
     }
