@@ -25,20 +25,27 @@ export interface LineRow {
 export const ACCOUNT_KIND = { available: 'AVAILABLE', pending: 'PENDING', blocked: 'BLOCKED' } as const;
 export type AccountKind = (typeof ACCOUNT_KIND)[keyof typeof ACCOUNT_KIND];
 
-// A posting's reference is the id of what moved the money; the kind says which table holds it.
+// A posting's reference is the id of what moved the money; its kind says which table holds it. Each lookup
+// is a LATERAL subquery whose kind test is a one-time filter (OFFSET 0 keeps the planner from flattening it
+// into a join filter tested after the lookup): a line costs only the lookups of its kind.
 const LINE_SELECT = `SELECT l.id, l.created_at, l.amount, l.balance_after, t.kind,
     coalesce(c.id, r.charge_id, d.charge_id) AS charge_id, coalesce(c.merchant_id, rc.merchant_id) AS charge_merchant,
     c.fee AS charge_fee, coalesce(c.end2end_id, rc.end2end_id) AS payment_e2e,
-    r.id AS refund_id, d.id AS dispute_id, w.id AS withdrawal_id, w.fee AS withdrawal_fee, w.end2end_id AS withdrawal_e2e,
-    CASE WHEN t.kind = 'DISPUTE_RETURN' THEN (SELECT x.id FROM refunds x WHERE x.charge_id = d.charge_id AND x.reason = 'DISPUTE'
-                                             ORDER BY x.created_at DESC LIMIT 1) END AS dispute_refund_id
+    r.id AS refund_id, d.id AS dispute_id, d.refund_id AS dispute_refund_id, w.id AS withdrawal_id, w.fee AS withdrawal_fee, w.end2end_id AS withdrawal_e2e
   FROM statement_lines l
   JOIN ledger_transactions t ON t.id = l.transaction_id
-  LEFT JOIN charges c ON t.kind = 'CHARGE_PAYMENT' AND c.id = t.reference
-  LEFT JOIN refunds r ON t.kind IN ('REFUND', 'REFUND_REVERSAL') AND r.id = t.reference
-  LEFT JOIN disputes d ON t.kind IN ('DISPUTE_BLOCK', 'DISPUTE_RELEASE', 'DISPUTE_RETURN') AND d.id = t.reference
-  LEFT JOIN withdrawals w ON t.kind IN ('WITHDRAWAL_RESERVE', 'WITHDRAWAL_PAID', 'WITHDRAWAL_RELEASE') AND w.id = t.reference
-  LEFT JOIN charges rc ON rc.id = coalesce(r.charge_id, d.charge_id)`;
+  LEFT JOIN LATERAL (SELECT x.id, x.merchant_id, x.fee, x.end2end_id FROM charges x
+                     WHERE t.kind = 'CHARGE_PAYMENT' AND x.id = t.reference OFFSET 0) c ON true
+  LEFT JOIN LATERAL (SELECT x.id, x.charge_id FROM refunds x
+                     WHERE t.kind IN ('REFUND', 'REFUND_REVERSAL') AND x.id = t.reference OFFSET 0) r ON true
+  LEFT JOIN LATERAL (SELECT x.id, x.charge_id,
+                            CASE WHEN t.kind = 'DISPUTE_RETURN' THEN (SELECT y.id FROM refunds y WHERE y.charge_id = x.charge_id AND y.reason = 'DISPUTE'
+                                                                     ORDER BY y.created_at DESC LIMIT 1) END AS refund_id
+                     FROM disputes x WHERE t.kind IN ('DISPUTE_BLOCK', 'DISPUTE_RELEASE', 'DISPUTE_RETURN') AND x.id = t.reference OFFSET 0) d ON true
+  LEFT JOIN LATERAL (SELECT x.id, x.fee, x.end2end_id FROM withdrawals x
+                     WHERE t.kind IN ('WITHDRAWAL_RESERVE', 'WITHDRAWAL_PAID', 'WITHDRAWAL_RELEASE') AND x.id = t.reference OFFSET 0) w ON true
+  LEFT JOIN LATERAL (SELECT x.merchant_id, x.end2end_id FROM charges x
+                     WHERE coalesce(r.charge_id, d.charge_id) IS NOT NULL AND x.id = coalesce(r.charge_id, d.charge_id) OFFSET 0) rc ON true`;
 
 // The merchant's account by (merchant_id, kind); open bounds are ±infinity, so the index range always applies.
 const IN_RANGE = `l.account_id = (SELECT a.id FROM ledger_accounts a WHERE a.merchant_id = $1 AND a.kind = $2)

@@ -1,0 +1,150 @@
+/**
+ * The statement at scale (issue 14, decisions part 17), run on its own:
+ *   node --import tsx bench/statement.ts            (STATEMENT_LINES=10000000 STATEMENT_EXPORT_LINES=1000000)
+ * Seeds one merchant with STATEMENT_LINES generated lines (INSERT ... SELECT generate_series: postings and
+ * their lines, as ledger_post writes them, spread over a year), then times statement pages over HTTP
+ * (goal < 50 ms) and prints the page query's EXPLAIN (ANALYZE, BUFFERS); then exports the newest
+ * STATEMENT_EXPORT_LINES lines as CSV and as OFX, reporting time and the server's peak RSS (goals < 60 s,
+ * < 100 MB). The server is Pixgate as `npm start` runs it, in a child process, on a fresh database.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type pg from 'pg';
+import { load, machine, startDatabaseServer } from './lib/env.js';
+import { withPixgate } from './lib/rig.js';
+import { keysetPage } from '../src/platform/pagination.js';
+import { Cursors } from '../src/platform/pagination.js';
+import { pageQuery } from '../src/statement/statement.sql.js';
+
+const LINES = Number(process.env.STATEMENT_LINES ?? 10_000_000);
+const EXPORT_LINES = Math.min(LINES, Number(process.env.STATEMENT_EXPORT_LINES ?? 1_000_000));
+const SEED_BATCH = 1_000_000;
+const YEAR_MS = 365 * 86_400_000;
+
+/** Line s (1-based) of the account: odd lines credit 1000, even ones debit 500, one every YEAR/LINES, ending now. */
+async function seed(pool: pg.Pool, merchantId: string): Promise<void> {
+  const account = `${merchantId}:available`;
+  const client = await pool.connect();
+  try {
+    await client.query('SET synchronous_commit = off');
+    const { rows: [base] } = await client.query<{ id: number }>("SELECT nextval('ledger_transactions_id_seq') AS id");
+    const stepMs = YEAR_MS / LINES;
+    for (let lo = 1; lo <= LINES; lo += SEED_BATCH) {
+      const hi = Math.min(LINES, lo + SEED_BATCH - 1);
+      const at = `now() - (($3::bigint - s) * $4::float8) * interval '1 millisecond'`;
+      await client.query(
+        `INSERT INTO ledger_transactions (id, kind, reference, created_at)
+         SELECT $5::bigint + s, CASE WHEN s % 2 = 1 THEN 'CHARGE_PAYMENT' ELSE 'REFUND' END, 'bench_' || s, date_trunc('milliseconds', ${at})
+         FROM generate_series($1::bigint, $2::bigint) s`,
+        [lo, hi, LINES, stepMs, base!.id],
+      );
+      await client.query(
+        `INSERT INTO statement_lines (account_id, seq, id, transaction_id, amount, balance_after, created_at)
+         SELECT $6, s, statement_line_id(s), $5::bigint + s, CASE WHEN s % 2 = 1 THEN 1000 ELSE -500 END,
+                ((s + 1) / 2) * 1000 - (s / 2) * 500, date_trunc('milliseconds', ${at})
+         FROM generate_series($1::bigint, $2::bigint) s`,
+        [lo, hi, LINES, stepMs, base!.id, account],
+      );
+      process.stdout.write(`  seeded ${hi.toLocaleString('en')} lines (${load()})\n`);
+    }
+    await client.query(`SELECT setval('ledger_transactions_id_seq', $1)`, [base!.id + LINES]);
+    await client.query(
+      `UPDATE ledger_accounts SET balance = ((($1::bigint + 1) / 2) * 1000 - ($1::bigint / 2) * 500), line_seq = $1, line_at = now() WHERE id = $2`,
+      [LINES, account],
+    );
+    await client.query('VACUUM ANALYZE statement_lines');
+    await client.query('VACUUM ANALYZE ledger_transactions');
+  } finally {
+    client.release();
+  }
+}
+
+const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const out = await fn();
+  return [out, performance.now() - t0];
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const server = await startDatabaseServer();
+  console.log(`# statement benchmark — ${new Date().toISOString()}\nmachine: ${machine()}; load: ${load()}; lines: ${LINES.toLocaleString('en')}; export: ${EXPORT_LINES.toLocaleString('en')}\n`);
+  try {
+    await withPixgate(server, {}, async ({ pixgate, fx, pool }) => {
+      const m = await fx.merchant();
+      const [, seedMs] = await timed(() => seed(pool, m.id));
+      console.log(`seeding: ${(seedMs / 1000).toFixed(0)} s`);
+      const get = async (path: string) => {
+        const res = await fetch(`${pixgate.base}${path}`, { headers: { authorization: `Bearer ${m.key}` } });
+        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+        return res;
+      };
+      const page = async (query: string) => (await get(`/me/statement?${query}`)).json() as Promise<{ data: Array<{ createdAt: string }>; pagination: { next: string } }>;
+      await page('limit=20'); // warm the connection and the plan
+      const first: number[] = [];
+      const deep: number[] = [];
+      const ranged: number[] = [];
+      let cursor = (await page('limit=100')).pagination.next;
+      const mid = new Date(Date.now() - YEAR_MS / 2).toISOString();
+      const midTo = new Date(Date.now() - YEAR_MS / 2 + 86_400_000).toISOString();
+      for (let i = 0; i < 20; i++) {
+        first.push((await timed(() => page('limit=20')))[1]);
+        const [p, ms] = await timed(() => page(`limit=100&after=${encodeURIComponent(cursor)}`));
+        deep.push(ms);
+        cursor = p.pagination.next;
+        ranged.push((await timed(() => page(`limit=100&from=${mid}&to=${midTo}`)))[1]);
+      }
+      console.log('\n| page (over HTTP, 20 runs each) | median ms | max ms |\n|---|---:|---:|');
+      for (const [label, xs] of [['first page, limit 20', first], ['next pages by cursor, limit 100', deep], ['a day half a year back (from/to), limit 100', ranged]] as const) {
+        console.log(`| ${label} | ${median(xs).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`);
+      }
+
+      // The page's SQL exactly as the service sends it, with a cursor half-way back.
+      const { rows: [at] } = await pool.query<{ created_at: Date; id: string }>(
+        'SELECT created_at, id FROM statement_lines WHERE account_id = $1 AND seq = $2', [`${m.id}:available`, Math.floor(LINES / 2)]);
+      const captured: { sql: string; params: unknown[] }[] = [];
+      const spy = { query: (sql: string, params: unknown[]) => (captured.push({ sql, params }), pool.query(sql, params)) };
+      const cursors = new Cursors(Buffer.alloc(32));
+      const scope = { merchantId: m.id, list: 'statement', account: 'available', from: null, to: null };
+      const after = cursors.encode(scope, 'after', { t: at!.created_at.toISOString(), i: at!.id });
+      await keysetPage(spy as never, cursors, scope, pageQuery(m.id, 'AVAILABLE', { from: '-infinity', to: 'infinity' }), { limit: 20, after });
+      const plan = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${captured[0]!.sql}`, captured[0]!.params);
+      console.log('\nEXPLAIN (ANALYZE, BUFFERS) of a page half-way back (limit 20):\n```');
+      for (const r of plan.rows) console.log(r['QUERY PLAN']);
+      console.log('```');
+
+      const from = (await pool.query<{ created_at: Date }>(
+        'SELECT created_at FROM statement_lines WHERE account_id = $1 AND seq = $2', [`${m.id}:available`, LINES - EXPORT_LINES + 1])).rows[0]!.created_at.toISOString();
+      console.log(`\n| export of ${EXPORT_LINES.toLocaleString('en')} lines | s | MB sent | lines | server RSS before MB | server peak RSS MB |\n|---|---:|---:|---:|---:|---:|`);
+      for (const kind of ['csv', 'ofx'] as const) {
+        const pid = pixgate.child.pid!;
+        const before = rssKb(pid);
+        let peak = before;
+        const sampler = setInterval(() => { peak = Math.max(peak, rssKb(pid)); }, 50);
+        const [{ bytes, lines }, ms] = await timed(async () => {
+          const res = await get(`/me/statement.${kind}?from=${encodeURIComponent(from)}`);
+          let bytes = 0;
+          let lines = 0;
+          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+            bytes += chunk.length;
+            for (const b of chunk) if (b === 10) lines++;
+          }
+          return { bytes, lines };
+        });
+        clearInterval(sampler);
+        peak = Math.max(peak, rssKb(pid));
+        console.log(`| ${kind.toUpperCase()} | ${(ms / 1000).toFixed(1)} | ${(bytes / 2 ** 20).toFixed(0)} | ${lines.toLocaleString('en')} | ${(before / 1024).toFixed(0)} | ${(peak / 1024).toFixed(0)} |`);
+      }
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
