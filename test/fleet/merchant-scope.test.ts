@@ -1,0 +1,117 @@
+// Architecture rule 11: every query a merchant can trigger filters by merchant_id, so one merchant can never
+// reach another's rows and the schema can be sharded by merchant_id (docs/deployment.md, Citus). Every SQL
+// statement in the files that hold SQL is scanned; one that touches a table carrying merchant_id must name
+// merchant_id, or be an explicit exception below, with the reason. A new unfiltered statement fails here.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+
+/**
+ * `file#function` → why that function's statements need no merchant_id filter. Kinds of reasons:
+ * - worker: run by a background job on an id the job itself was given (never from a merchant's input);
+ * - admin: the operator API or CLI, across merchants by design;
+ * - auth: resolves WHO the merchant is (by a key hash or a session id), so it cannot filter by it yet;
+ * - provider: a PSP notification or the simulator, identified by the provider's own id (txid, e2e id);
+ * - scoped: the statement is keyed by rows already proven to be the merchant's (a primary key read in
+ *   the same transaction after a merchant-filtered lock, or a join through a merchant-filtered row).
+ */
+const EXCEPTIONS: Record<string, string> = {
+  'src/auth/auth.sql.ts#touchApiKey': 'auth: the key just resolved by its hash, by its own id',
+  'src/charges/charge-view.sql.ts#VIEW': 'fragment: every query built on it adds c.merchant_id = $n (null only on the worker and operator paths)',
+  'src/charges/charge.sql.ts#selectSplits': 'scoped: splits of a charge locked with the merchant filter in the same transaction (or by the worker)',
+  'src/charges/charge.sql.ts#selectChargeIdByEndToEnd': 'provider: a PSP payment named by its end-to-end id',
+  'src/charges/charge.sql.ts#markChargePaid': 'provider: the charge a PSP/simulator payment names by txid, locked just before',
+  'src/charges/charge.sql.ts#setChargeStatus': 'scoped: the charge was locked by lockCharge (merchant-filtered on merchant routes) in the same transaction',
+  'src/charges/charge.sql.ts#enqueueDueExpiries': 'worker: the expiry sweep over every merchant',
+  'src/disputes/dispute.sql.ts#selectDispute': 'admin: disputes are opened and resolved by the operator, the simulator or the PSP',
+  'src/disputes/dispute.sql.ts#resolveDisputeRow': 'admin: as selectDispute',
+  'src/events/event.sql.ts#deleteEventsBefore': 'worker: retention over every merchant',
+  'src/ledger/ledger.ts#lockBalance': 'scoped: a ledger account id is `<merchant id>:<kind>`, it names its merchant',
+  'src/refunds/refund.sql.ts#selectPendingRefundRequest': 'worker: the refund request job on its own refund id',
+  'src/refunds/refund.sql.ts#enqueuePendingRefundRequests': 'worker: the recovery sweep at worker start',
+  'src/unmatched/unmatched.sql.ts#insertUnmatched': 'provider: a received PIX that matches no merchant by definition',
+  'src/unmatched/unmatched.sql.ts#selectKnownEndToEndIds': 'provider: reconciliation of the PSP list of received PIX',
+  'src/users/users.sql.ts#selectUserById': "auth: the session's own user (the JWT sub, checked against its session row)",
+  'src/users/users.sql.ts#selectUserByEmail': 'auth: login, before any merchant is known (an e-mail is unique platform-wide)',
+  'src/users/users.sql.ts#updateUserRole': 'scoped: after lockForChange selected the user with the merchant filter, same transaction',
+  'src/users/users.sql.ts#deleteUser': 'scoped: as updateUserRole',
+  'src/users/users.sql.ts#setPassword': "auth: the caller's own user, or an invitation's",
+  'src/users/users.sql.ts#touchLastLogin': 'auth: login of the user found by e-mail',
+  'src/users/users.sql.ts#useTotpStep': 'auth: as touchLastLogin',
+  'src/users/users.sql.ts#setPendingTotp': "auth: the session's own user",
+  'src/users/users.sql.ts#setTotpEnabled': "auth: the session's own user",
+  'src/users/users.sql.ts#selectInvitedUser': 'auth: an invitation token, before any session exists',
+  'src/webhooks/delivery.sql.ts#enqueueNextAttempt': "worker: a delivery job's own event and endpoint",
+  'src/webhooks/webhook.sql.ts#fillMissingSecret': "worker: a delivery job's own endpoint",
+  'src/withdrawals/withdrawal.sql.ts#lockWithdrawal': 'worker: payout processing on the withdrawal id its job was given (also operator/simulator settlement)',
+  'src/withdrawals/withdrawal.sql.ts#updateToProcessing': 'worker: as lockWithdrawal',
+  'src/withdrawals/withdrawal.sql.ts#updateToCompleted': 'worker: as lockWithdrawal',
+  'src/withdrawals/withdrawal.sql.ts#updateToFailed': 'worker: as lockWithdrawal',
+  'src/withdrawals/withdrawal.sql.ts#beginPayoutSend': 'worker: as lockWithdrawal',
+  'src/withdrawals/withdrawal.sql.ts#undoPayoutSend': 'worker: as lockWithdrawal',
+  'src/withdrawals/withdrawal.sql.ts#markPayoutSeen': 'worker: as lockWithdrawal',
+  'src/withdrawals/withdrawal.sql.ts#lockUnmadePayout': 'worker: as lockWithdrawal',
+  'src/withdrawals/withdrawal.sql.ts#selectStuckWithdrawalIds': 'worker: the recovery sweep over every merchant',
+};
+
+const SQL_DIRS = ['src'];
+const isSqlFile = (rel: string) => /\.sql\.ts$/.test(rel) || rel.startsWith('src/ledger/') || rel === 'src/platform/jobs.ts';
+
+function files(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) files(path, out);
+    else if (name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Top-level declarations of a file with their text: `export async function f(`, `const f =`, `function f(`. */
+function declarations(source: string): Array<{ name: string; text: string }> {
+  const starts = [...source.matchAll(/^(?:export )?(?:async )?(?:function\*? (\w+)|const (\w+)\s*[:=])/gm)];
+  return starts.map((m, i) => ({ name: (m[1] ?? m[2])!, text: source.slice(m.index, starts[i + 1]?.index ?? source.length) }));
+}
+
+/** String and template literals that look like SQL statements. */
+function statements(text: string): string[] {
+  const literals = [...text.matchAll(/`([^`]*)`|'((?:[^'\\\n]|\\.)*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+  return literals.filter((s) => /\b(SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM)\b/.test(s) && /\b(FROM|INTO|UPDATE|SET|JOIN)\b/i.test(s));
+}
+
+/** Tables a statement reads or writes. */
+const tablesOf = (sql: string) =>
+  new Set([...sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+(?:ONLY\s+)?([a-z_][a-z0-9_]*)\b/gi)].map((m) => m[1]!.toLowerCase()));
+
+let t: TestContext;
+beforeAll(async () => { t = await createTestContext({}, { worker: false }); });
+afterAll(async () => { await t?.close(); });
+
+it('every statement on a tenant table names merchant_id, or is an explained exception', async () => {
+  const { rows } = await t.pool.query<{ table_name: string }>(
+    `SELECT DISTINCT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'merchant_id'`);
+  const tenant = new Set(rows.map((r) => r.table_name));
+  expect(tenant.size).toBeGreaterThan(5);
+
+  const unfiltered: string[] = [];
+  const used = new Set<string>();
+  for (const dir of SQL_DIRS) {
+    for (const path of files(join(PROJECT_ROOT, dir))) {
+      const rel = relative(PROJECT_ROOT, path);
+      if (!isSqlFile(rel)) continue;
+      for (const decl of declarations(readFileSync(path, 'utf8'))) {
+        const id = `${rel}#${decl.name}`;
+        for (const sql of statements(decl.text)) {
+          const touched = [...tablesOf(sql)].filter((table) => tenant.has(table));
+          if (!touched.length || /\bmerchant_id\b/.test(sql)) continue;
+          if (EXCEPTIONS[id]) used.add(id);
+          else unfiltered.push(`${id}: ${touched.join(', ')}: ${sql.replace(/\s+/g, ' ').slice(0, 140)}`);
+        }
+      }
+    }
+  }
+  expect(unfiltered).toEqual([]);
+  // An exception whose statement is gone (or now filters) is removed from the list.
+  expect(Object.keys(EXCEPTIONS).filter((id) => !used.has(id))).toEqual([]);
+});
