@@ -69,3 +69,6 @@ export function shotOnFailure(page: Page, name: string) {
     console.error(`failed at ${page.url()}; screenshot artifacts/screenshots/FAILED-${name}.png`);
   });
 }
+
+/** expect.poll with room for a loaded machine (its default gives up after one second). */
+export const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 10_000, interval: 100 });

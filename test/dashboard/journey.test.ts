@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createLiveContext, launchBrowser, newPage, screenshotBoth, type LiveContext } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
-import { acceptInvitation, decodeQr, field, http, logIn, merchantWithOwner, sessionCookie, shotOnFailure } from './helpers.js';
+import { acceptInvitation, decodeQr, field, http, logIn, merchantWithOwner, sessionCookie, poll, shotOnFailure } from './helpers.js';
 
 let t: LiveContext;
 let browser: Browser;
@@ -57,7 +57,7 @@ describe('a merchant\'s whole journey in a real browser', () => {
 
     await nav(page, 'Cobranças');
     const row = page.locator(`[data-charge-id="${charge.id}"]`);
-    await expect.poll(() => row.textContent()).toContain('R$ 1.234,56');
+    await poll(() => row.textContent()).toContain('R$ 1.234,56');
     expect(await row.textContent()).toContain('Pendente');
     await screenshotBoth(page, 'charges');
     await row.getByRole('link', { name: 'Abrir' }).click();
@@ -71,11 +71,11 @@ describe('a merchant\'s whole journey in a real browser', () => {
     await page.getByRole('button', { name: 'Simular pagamento' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Simular pagamento' }).click();
     await page.getByText('Paga', { exact: true }).first().waitFor();
-    await expect.poll(() => page.getByTestId('charge-history').textContent()).toContain('Paga');
+    await poll(() => page.getByTestId('charge-history').textContent()).toContain('Paga');
 
     await nav(page, 'Visão geral');
-    await expect.poll(() => page.getByTestId('balance-available').textContent()).toBe('R$ 1.234,56');
-    await expect.poll(() => page.getByTestId('received-total').textContent()).toBe('R$ 1.234,56');
+    await poll(() => page.getByTestId('balance-available').textContent()).toBe('R$ 1.234,56');
+    await poll(() => page.getByTestId('received-total').textContent()).toBe('R$ 1.234,56');
     await screenshotBoth(page, 'overview');
 
     // A second sale paid, then the first refunded from the dashboard.
@@ -99,7 +99,7 @@ describe('a merchant\'s whole journey in a real browser', () => {
     await field(page, 'Tipo da chave').selectOption('EMAIL');
     await field(page, 'Chave PIX de destino').fill('maria@example.com');
     await page.getByRole('button', { name: 'Revisar saque' }).click();
-    await expect.poll(() => page.getByTestId('withdrawal-fee').textContent()).toBe('R$ 1,50');
+    await poll(() => page.getByTestId('withdrawal-fee').textContent()).toBe('R$ 1,50');
     expect(await page.getByTestId('withdrawal-after').textContent()).toBe('R$ 387,00');
     await screenshotBoth(page, 'withdrawal-review');
     await page.getByRole('button', { name: 'Confirmar saque' }).click();
@@ -119,10 +119,10 @@ describe('a merchant\'s whole journey in a real browser', () => {
     await t.admin('POST', `/admin/simulator/charges/${third.body.data.id}/pay`);
     await eventually(() => expect(received.some((b) => b.includes(third.body.data.id))).toBe(true));
     await page.getByRole('link', { name: 'Entregas' }).click();
-    await expect.poll(async () => {
+    await poll(async () => {
       await page.getByRole('button', { name: 'Atualizar' }).click();
       return page.getByTestId('deliveries-table').textContent().catch(() => '');
-    }, { timeout: 10_000 }).toContain('CHARGE_PAID');
+    }).toContain('CHARGE_PAID');
     await screenshotBoth(page, 'webhook-deliveries');
 
     await page.getByRole('button', { name: 'Sair' }).click();

@@ -24,9 +24,14 @@ export async function createLiveContext(env: Record<string, string> = {}): Promi
   return Object.assign(t, { base: `http://127.0.0.1:${address.port}` });
 }
 
+// Its Lambda defaults minus what would make the test browser unlike a merchant's: one process makes
+// browser contexts share cookies (two users in one test would be one), and web security must stay on.
+const UNLIKE_A_REAL_BROWSER = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content']);
+
 /** The Chromium shipped inside @sparticuz/chromium: runs here with nothing else installed. */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: await sparticuz.executablePath(), args: sparticuz.args, headless: true });
+  const args = sparticuz.args.filter((a) => !UNLIKE_A_REAL_BROWSER.has(a));
+  return chromium.launch({ executablePath: await sparticuz.executablePath(), args, headless: true });
 }
 
 export async function newPage(browser: Browser, viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<{ context: BrowserContext; page: Page }> {
@@ -35,7 +40,7 @@ export async function newPage(browser: Browser, viewport: keyof typeof VIEWPORTS
   const page = await context.newPage();
   // The app's own errors end up in the test output, where a failing step is explained.
   page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') console.error(`[browser console] ${msg.text()}`); });
+  page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) console.error(`[browser console] ${msg.text()}`); });
   return { context, page };
 }
 
@@ -44,7 +49,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const size = page.viewportSize();
   const kind = size && size.width <= VIEWPORTS.phone.width ? 'phone' : 'desktop';
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}-${kind}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-${kind}.png`), fullPage: true, animations: 'disabled', timeout: 30_000 });
 }
 
 /** Both widths of the page as it is now; the viewport is restored after. */

@@ -6,6 +6,10 @@ export const money = (cents: number | null | undefined): string =>
   cents === null || cents === undefined ? '—' : brl.format(cents / 100).replace(/\u00a0/g, ' ');
 
 const dateTime = new Map<string, Intl.DateTimeFormat>();
+const compact = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', notation: 'compact', maximumFractionDigits: 1 });
+/** `R$ 1,4 mil` for a chart axis, from reais. */
+export const moneyCompact = (reais: number): string => compact.format(reais).replace(/\u00a0/g, ' ');
+
 /** A timestamp in São Paulo time, `25/11/2026 16:53`. */
 export function when(iso: string | null | undefined, locale = 'pt-BR'): string {
   if (!iso) return '—';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Paper, Stack, Table, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { api, type ApiKey } from '../api';
 import { ConfirmButton, Empty, ErrorAlert, Loading, PageHeader, ShownOnce, usePaged, useSubmit } from '../components';
+import { ResponsiveTable } from '../table';
 import { when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
@@ -34,30 +35,15 @@ export function ApiKeys() {
         </Paper>
       ) : null}
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
-        <Table.ScrollContainer minWidth={600}>
-          <Table striped verticalSpacing="sm" data-testid="api-keys-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t.apiKeys.name}</Table.Th><Table.Th>{t.apiKeys.last4}</Table.Th><Table.Th>{t.common.created}</Table.Th>
-                <Table.Th>{t.apiKeys.lastUsed}</Table.Th><Table.Th>{t.common.status}</Table.Th>
-                {can('developer') ? <Table.Th>{t.common.actions}</Table.Th> : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.items.map((k) => (
-                <Table.Tr key={k.id}>
-                  <Table.Td>{k.name}</Table.Td><Table.Td ff="monospace">…{k.last4}</Table.Td><Table.Td>{when(k.createdAt, lang)}</Table.Td>
-                  <Table.Td>{when(k.lastUsedAt, lang)}</Table.Td>
-                  <Table.Td>{k.revokedAt ? <Badge color="gray" variant="light">{t.apiKeys.revoked} {when(k.revokedAt, lang)}</Badge> : <Badge color="green" variant="light">{t.apiKeys.active}</Badge>}</Table.Td>
-                  {can('developer') ? (
-                    <Table.Td>{k.revokedAt ? null : <ConfirmButton size="xs" label={t.apiKeys.revoke} question={t.apiKeys.revokeConfirm}
-                      onConfirm={async () => { await api.del(`/me/api-keys/${encodeURIComponent(k.id)}`); list.reload(); }} />}</Table.Td>
-                  ) : null}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable rows={list.items} rowKey={(k) => k.id} testId="api-keys-table" columns={[
+          { label: t.apiKeys.name, render: (k) => k.name },
+          { label: t.apiKeys.last4, render: (k) => <Text ff="monospace" size="sm">…{k.last4}</Text> },
+          { label: t.common.created, render: (k) => when(k.createdAt, lang) },
+          { label: t.apiKeys.lastUsed, render: (k) => when(k.lastUsedAt, lang) },
+          { label: t.common.status, render: (k) => (k.revokedAt ? <Badge color="gray" variant="light">{t.apiKeys.revoked} {when(k.revokedAt, lang)}</Badge> : <Badge color="green" variant="light">{t.apiKeys.active}</Badge>) },
+          ...(can('developer') ? [{ label: t.common.actions, render: (k: ApiKey) => (k.revokedAt ? null : <ConfirmButton size="xs" label={t.apiKeys.revoke} question={t.apiKeys.revokeConfirm}
+            onConfirm={async () => { await api.del(`/me/api-keys/${encodeURIComponent(k.id)}`); list.reload(); }} />) }] : []),
+        ]} />
       )}
       {list.pager}
     </Stack>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Button, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from 'wouter';
 import { query, type Charge } from '../api';
 import { Empty, Loading, PageHeader, StatusBadge, usePaged } from '../components';
+import { ResponsiveTable } from '../table';
 import { money, when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
@@ -23,43 +24,27 @@ export function Charges() {
       </PageHeader>
       <Paper withBorder p="md">
         <form onSubmit={(e) => { e.preventDefault(); setFilters({ ...form, id: form.id.trim(), email: form.email.trim() }); }}>
-          <Group align="flex-end" wrap="wrap">
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <NativeSelect label={t.charges.statusFilter} value={form.status} onChange={(e) => setForm({ ...form, status: e.currentTarget.value })}
               data={[{ value: '', label: t.common.all }, ...STATUSES.map((s) => ({ value: s, label: t.status[s] ?? s }))]} />
             <TextInput label={t.charges.idFilter} value={form.id} onChange={(e) => setForm({ ...form, id: e.currentTarget.value })} />
             <TextInput label={t.charges.emailFilter} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.currentTarget.value })} />
+          </SimpleGrid>
+          <Group mt="sm">
             <Button type="submit" variant="light">{t.common.filter}</Button>
             <Button variant="subtle" onClick={() => { const empty = { status: '', id: '', email: '' }; setForm(empty); setFilters(empty); }}>{t.common.clear}</Button>
           </Group>
         </form>
       </Paper>
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped highlightOnHover verticalSpacing="sm" data-testid="charges-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t.common.created}</Table.Th>
-                <Table.Th>{t.common.amount}</Table.Th>
-                <Table.Th>{t.common.status}</Table.Th>
-                <Table.Th>{t.charges.customer}</Table.Th>
-                <Table.Th>{t.common.description}</Table.Th>
-                <Table.Th><VisuallyHidden>{t.common.details}</VisuallyHidden></Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.items.map((c) => (
-                <Table.Tr key={c.id} data-charge-id={c.id}>
-                  <Table.Td>{when(c.createdAt, lang)}</Table.Td>
-                  <Table.Td fw={600}>{money(c.amount)}</Table.Td>
-                  <Table.Td><StatusBadge status={c.status} /></Table.Td>
-                  <Table.Td><Text size="sm" truncate maw={200}>{c.customer?.email ?? '—'}</Text></Table.Td>
-                  <Table.Td><Text size="sm" truncate maw={220}>{c.description ?? '—'}</Text></Table.Td>
-                  <Table.Td><Button component={Link} href={`/charges/${c.id}`} size="xs" variant="light">{t.charges.open}</Button></Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable rows={list.items} rowKey={(c) => c.id} testId="charges-table" rowAttrs={(c) => ({ 'data-charge-id': c.id })} columns={[
+          { label: t.common.amount, render: (c) => <Text fw={600}>{money(c.amount)}</Text> },
+          { label: t.common.created, render: (c) => when(c.createdAt, lang) },
+          { label: t.common.status, render: (c) => <StatusBadge status={c.status} /> },
+          { label: t.charges.customer, render: (c) => <Text size="sm" truncate maw={200}>{c.customer?.email ?? '—'}</Text> },
+          { label: t.common.description, render: (c) => <Text size="sm" truncate maw={220}>{c.description ?? '—'}</Text> },
+          { label: t.common.details, render: (c) => <Button component={Link} href={`/charges/${c.id}`} size="xs" variant="light">{t.charges.open}</Button> },
+        ]} />
       )}
       {list.pager}
     </Stack>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Paper, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { api, query, type Customer } from '../api';
 import { ConfirmButton, Empty, ErrorAlert, Loading, PageHeader, usePaged, useSubmit } from '../components';
+import { ResponsiveTable } from '../table';
 import { when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
@@ -60,29 +61,15 @@ export function Customers() {
         </form>
       </Paper>
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t.common.name}</Table.Th><Table.Th>{t.common.email}</Table.Th><Table.Th>CPF/CNPJ</Table.Th>
-                <Table.Th>{t.common.created}</Table.Th><Table.Th>{t.common.id}</Table.Th>
-                {can('operate') ? <Table.Th>{t.common.actions}</Table.Th> : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.items.map((c) => (
-                <Table.Tr key={c.id}>
-                  <Table.Td>{c.name ?? '—'}</Table.Td><Table.Td>{c.email}</Table.Td><Table.Td>{c.taxId ?? '—'}</Table.Td>
-                  <Table.Td>{when(c.createdAt, lang)}</Table.Td><Table.Td ff="monospace" fz="xs">{c.id}</Table.Td>
-                  {can('operate') ? (
-                    <Table.Td><ConfirmButton size="xs" label={t.customers.remove} question={t.customers.removeConfirm}
-                      onConfirm={async () => { await api.del(`/customers/${encodeURIComponent(c.id)}`); list.reload(); }} /></Table.Td>
-                  ) : null}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable rows={list.items} rowKey={(c) => c.id} testId="customers-table" columns={[
+          { label: t.common.name, render: (c) => c.name ?? c.email },
+          { label: t.common.email, render: (c) => c.email },
+          { label: 'CPF/CNPJ', render: (c) => c.taxId ?? '—' },
+          { label: t.common.created, render: (c) => when(c.createdAt, lang) },
+          { label: t.common.id, render: (c) => <Text ff="monospace" fz="xs">{c.id}</Text> },
+          ...(can('operate') ? [{ label: t.common.actions, render: (c: Customer) => <ConfirmButton size="xs" label={t.customers.remove} question={t.customers.removeConfirm}
+            onConfirm={async () => { await api.del(`/customers/${encodeURIComponent(c.id)}`); list.reload(); }} /> }] : []),
+        ]} />
       )}
       {list.pager}
     </Stack>

@@ -34,7 +34,8 @@ export function Events() {
                 <Group gap="xs" wrap="wrap">
                   <Text fw={600} size="sm">{ev.type}</Text>
                   <Text size="xs" c="dimmed">{when(ev.createdAt, lang)}</Text>
-                  <Badge color="green" variant="light">{ev.deliveries.succeeded} {t.events.succeeded}</Badge>
+                  {ev.deliveries.succeeded + ev.deliveries.pending + ev.deliveries.failed === 0 ? <Badge color="gray" variant="light">{t.events.none}</Badge> : null}
+                  {ev.deliveries.succeeded ? <Badge color="green" variant="light">{ev.deliveries.succeeded} {t.events.succeeded}</Badge> : null}
                   {ev.deliveries.pending ? <Badge color="yellow" variant="light">{ev.deliveries.pending} {t.events.pending}</Badge> : null}
                   {ev.deliveries.failed ? <Badge color="red" variant="light">{ev.deliveries.failed} {t.events.failed}</Badge> : null}
                 </Group>

@@ -2,7 +2,7 @@ import { BarChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { api, ApiError, type Charge, type DailyLine, type Page, type Store } from '../api';
 import { Loading, PageHeader, useLoad } from '../components';
-import { dayLabel, money, spDate } from '../format';
+import { dayLabel, money, moneyCompact, spDate } from '../format';
 import { useT } from '../i18n';
 
 const DAY = 86_400_000;
@@ -78,7 +78,7 @@ export function Overview() {
         {chart.data ? (
           <BarChart h={240} data={chart.data.days.map((d) => ({ day: dayLabel(d.date), [t.overview.received]: d.received / 100 }))}
             dataKey="day" series={[{ name: t.overview.received, color: 'teal.6' }]}
-            valueFormatter={(v) => money(Math.round(v * 100))} yAxisProps={{ width: 90 }} tickLine="y" />
+            valueFormatter={(v) => money(Math.round(v * 100))} yAxisProps={{ width: 70, tickFormatter: (v: number) => moneyCompact(v) }} tickLine="y" />
         ) : <Loading error={chart.error} />}
       </Paper>
     </Stack>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Button, Group, NativeSelect, Paper, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { query, type StatementLine } from '../api';
 import { Empty, Loading, PageHeader, usePaged } from '../components';
+import { ResponsiveTable } from '../table';
 import { money, when } from '../format';
 import { useLang } from '../i18n';
 
@@ -39,25 +40,13 @@ export function Statement() {
         </form>
       </Paper>
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped verticalSpacing="xs" data-testid="statement-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t.common.created}</Table.Th><Table.Th>{t.statement.type}</Table.Th><Table.Th>{t.common.description}</Table.Th>
-                <Table.Th ta="right">{t.common.amount}</Table.Th><Table.Th ta="right">{t.statement.balanceAfter}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.items.map((l) => (
-                <Table.Tr key={l.id}>
-                  <Table.Td>{when(l.createdAt, lang)}</Table.Td><Table.Td>{l.type}</Table.Td><Table.Td>{l.description}</Table.Td>
-                  <Table.Td ta="right" c={l.amount < 0 ? 'red.7' : 'teal.8'} fw={600}>{money(l.amount)}</Table.Td>
-                  <Table.Td ta="right">{money(l.balanceAfter)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable rows={list.items} rowKey={(l) => l.id} testId="statement-table" columns={[
+          { label: t.common.description, render: (l) => l.description || l.type },
+          { label: t.common.created, render: (l) => when(l.createdAt, lang) },
+          { label: t.statement.type, render: (l) => <Text size="xs" ff="monospace">{l.type}</Text> },
+          { label: t.common.amount, align: 'right', render: (l) => <Text c={l.amount < 0 ? 'red.7' : 'teal.8'} fw={600} size="sm">{money(l.amount)}</Text> },
+          { label: t.statement.balanceAfter, align: 'right', render: (l) => money(l.balanceAfter) },
+        ]} />
       )}
       {list.pager}
     </Stack>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Button, Group, Modal, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { api, type Role, type User } from '../api';
 import { ConfirmButton, CopyField, Empty, ErrorAlert, Loading, PageHeader, usePaged, useSubmit } from '../components';
+import { ResponsiveTable } from '../table';
 import { when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
@@ -68,30 +69,14 @@ export function Team() {
     <Stack>
       <PageHeader title={t.team.title}>{owner ? <InviteUser onDone={list.reload} /> : null}</PageHeader>
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped verticalSpacing="sm" data-testid="team-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t.team.name}</Table.Th><Table.Th>{t.team.email}</Table.Th><Table.Th>{t.team.role}</Table.Th>
-                <Table.Th>{t.team.lastLogin}</Table.Th>{owner ? <Table.Th>{t.common.actions}</Table.Th> : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.items.map((u) => (
-                <Table.Tr key={u.id}>
-                  <Table.Td>{u.name}{u.id === session?.user.id ? <Text span size="xs" c="dimmed"> ({t.team.you})</Text> : null}</Table.Td>
-                  <Table.Td>{u.email}</Table.Td>
-                  <Table.Td>{owner && u.id !== session?.user.id ? <RoleSelect user={u} onDone={list.reload} /> : (t.team.roles[u.role] ?? u.role)}</Table.Td>
-                  <Table.Td>{when(u.lastLoginAt, lang)}</Table.Td>
-                  {owner ? (
-                    <Table.Td>{u.id !== session?.user.id ? <ConfirmButton size="xs" label={t.team.remove} question={`${t.team.removeConfirm} (${u.email})`}
-                      onConfirm={async () => { await api.del(`/me/users/${encodeURIComponent(u.id)}`); list.reload(); }} /> : null}</Table.Td>
-                  ) : null}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable rows={list.items} rowKey={(u) => u.id} testId="team-table" columns={[
+          { label: t.team.name, render: (u) => <>{u.name}{u.id === session?.user.id ? <Text span size="xs" c="dimmed"> ({t.team.you})</Text> : null}</> },
+          { label: t.team.email, render: (u) => u.email },
+          { label: t.team.role, render: (u) => (owner && u.id !== session?.user.id ? <RoleSelect user={u} onDone={list.reload} /> : (t.team.roles[u.role] ?? u.role)) },
+          { label: t.team.lastLogin, render: (u) => when(u.lastLoginAt, lang) },
+          ...(owner ? [{ label: t.common.actions, render: (u: User) => (u.id !== session?.user.id ? <ConfirmButton size="xs" label={t.team.remove} question={`${t.team.removeConfirm} (${u.email})`}
+            onConfirm={async () => { await api.del(`/me/users/${encodeURIComponent(u.id)}`); list.reload(); }} /> : null) }] : []),
+        ]} />
       )}
       {list.pager}
       <Group />

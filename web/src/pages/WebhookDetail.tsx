@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useLocation } from 'wouter';
 import { api, type Delivery, type WebhookEndpoint } from '../api';
 import { ConfirmButton, Empty, ErrorAlert, Loading, PageHeader, ShownOnce, useLoad, usePaged, useSubmit } from '../components';
+import { ResponsiveTable } from '../table';
 import { when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
@@ -56,7 +57,7 @@ export function WebhookDetail({ id }: { id: string }) {
   if (!ep.data) return <Loading error={ep.error} />;
   return (
     <Stack>
-      <PageHeader title={t.webhooks.deliveries}>
+      <PageHeader title={t.webhooks.endpoint}>
         <Button variant="default" onClick={list.reload}>{t.common.refresh}</Button>
         {can('developer') ? (
           <ConfirmButton label={t.webhooks.remove} question={t.webhooks.removeConfirm}
@@ -66,36 +67,20 @@ export function WebhookDetail({ id }: { id: string }) {
       <Text style={{ wordBreak: 'break-all' }} fw={600}>{ep.data.url}</Text>
       <Text size="sm" c="dimmed">{ep.data.events.join(', ')}</Text>
       {can('developer') ? <Operations id={id} onChange={list.reload} /> : null}
+      <Title order={2} size="h4">{t.webhooks.deliveries}</Title>
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped verticalSpacing="sm" data-testid="deliveries-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t.common.created}</Table.Th><Table.Th>{t.webhooks.event}</Table.Th><Table.Th>{t.webhooks.attempt}</Table.Th>
-                <Table.Th>{t.common.status}</Table.Th><Table.Th>{t.webhooks.duration}</Table.Th>
-                {can('developer') ? <Table.Th>{t.common.actions}</Table.Th> : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.items.map((d) => (
-                <Table.Tr key={d.id}>
-                  <Table.Td>{when(d.createdAt, lang)}</Table.Td>
-                  <Table.Td><Text size="sm">{d.event}</Text><Text size="xs" c="dimmed" ff="monospace">{d.eventId}</Text></Table.Td>
-                  <Table.Td>{d.attempt}{d.manual ? <Badge ml={4} size="xs" variant="outline">{t.webhooks.manual}</Badge> : null}</Table.Td>
-                  <Table.Td>
-                    <Badge color={d.success ? 'green' : 'red'} variant="light">{d.success ? t.webhooks.ok : t.webhooks.failed} {d.statusCode ?? ''}</Badge>
-                    {d.error ? <Text size="xs" c="red">{d.error}</Text> : null}
-                  </Table.Td>
-                  <Table.Td>{d.durationMs} ms</Table.Td>
-                  {can('developer') ? (
-                    <Table.Td><ConfirmButton size="xs" color="teal" label={t.webhooks.redeliver} question={`${t.webhooks.redeliver} ${d.eventId}?`}
-                      onConfirm={async () => { await api.post(`/webhooks/${encodeURIComponent(id)}/redeliver`, { eventId: d.eventId }); list.reload(); }} /></Table.Td>
-                  ) : null}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable rows={list.items} rowKey={(d) => d.id} testId="deliveries-table" columns={[
+          { label: t.webhooks.event, render: (d) => <><Text size="sm" fw={600}>{d.event}</Text><Text size="xs" c="dimmed" ff="monospace">{d.eventId}</Text></> },
+          { label: t.common.created, render: (d) => when(d.createdAt, lang) },
+          { label: t.webhooks.attempt, render: (d) => <>{d.attempt}{d.manual ? <Badge ml={4} size="xs" variant="outline">{t.webhooks.manual}</Badge> : null}</> },
+          { label: t.common.status, render: (d) => <>
+            <Badge color={d.success ? 'green' : 'red'} variant="light">{d.success ? t.webhooks.ok : t.webhooks.failed} {d.statusCode ?? ''}</Badge>
+            {d.error ? <Text size="xs" c="red">{d.error}</Text> : null}
+          </> },
+          { label: t.webhooks.duration, render: (d) => `${d.durationMs} ms` },
+          ...(can('developer') ? [{ label: t.common.actions, render: (d: Delivery) => <ConfirmButton size="xs" color="teal" label={t.webhooks.redeliver} question={`${t.webhooks.redeliver} ${d.eventId}?`}
+            onConfirm={async () => { await api.post(`/webhooks/${encodeURIComponent(id)}/redeliver`, { eventId: d.eventId }); list.reload(); }} /> }] : []),
+        ]} />
       )}
       {list.pager}
     </Stack>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Button, Checkbox, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from 'wouter';
 import { api, type WebhookEndpoint } from '../api';
 import { Empty, ErrorAlert, Loading, PageHeader, ShownOnce, usePaged, useSubmit } from '../components';
+import { ResponsiveTable } from '../table';
 import { when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
@@ -66,23 +67,12 @@ export function Webhooks() {
     <Stack>
       <PageHeader title={t.webhooks.title}>{can('developer') ? <NewEndpoint onCreated={list.reload} /> : null}</PageHeader>
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
-        <Table.ScrollContainer minWidth={600}>
-          <Table striped verticalSpacing="sm" data-testid="webhooks-table">
-            <Table.Thead>
-              <Table.Tr><Table.Th>URL</Table.Th><Table.Th>{t.webhooks.events}</Table.Th><Table.Th>{t.common.created}</Table.Th><Table.Th>{t.common.details}</Table.Th></Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.items.map((w) => (
-                <Table.Tr key={w.id}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{w.url}</Table.Td>
-                  <Table.Td><Text size="xs">{w.events.join(', ')}</Text></Table.Td>
-                  <Table.Td>{when(w.createdAt, lang)}</Table.Td>
-                  <Table.Td><Button component={Link} href={`/webhooks/${w.id}`} size="xs" variant="light">{t.webhooks.deliveries}</Button></Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable rows={list.items} rowKey={(w) => w.id} testId="webhooks-table" columns={[
+          { label: 'URL', render: (w) => <Text size="sm" style={{ wordBreak: 'break-all' }}>{w.url}</Text> },
+          { label: t.webhooks.events, render: (w) => <Text size="xs">{w.events.join(', ')}</Text> },
+          { label: t.common.created, render: (w) => when(w.createdAt, lang) },
+          { label: t.common.details, render: (w) => <Button component={Link} href={`/webhooks/${w.id}`} size="xs" variant="light">{t.webhooks.deliveries}</Button> },
+        ]} />
       )}
       {list.pager}
     </Stack>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, Modal, NativeSelect, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { api, ApiError, query, type Store, type Withdrawal } from '../api';
 import { Empty, ErrorAlert, Loading, PageHeader, StatusBadge, useLoad, usePaged, useSubmit } from '../components';
+import { ResponsiveTable } from '../table';
 import { money, parseReais, when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
@@ -59,7 +60,7 @@ function RequestWithdrawal({ onDone }: { onDone: () => void }) {
           <Stack data-testid="withdrawal-review">
             <Table variant="vertical" withRowBorders={false}>
               <Table.Tbody>
-                <Table.Tr><Table.Th>{t.withdrawals.amount}</Table.Th><Table.Td>{money(review.amount)}</Table.Td></Table.Tr>
+                <Table.Tr><Table.Th>{t.withdrawals.receive}</Table.Th><Table.Td>{money(review.amount)}</Table.Td></Table.Tr>
                 <Table.Tr><Table.Th>{t.withdrawals.fee}</Table.Th><Table.Td data-testid="withdrawal-fee">{review.fee === null ? '—' : money(review.fee)}</Table.Td></Table.Tr>
                 <Table.Tr><Table.Th>{t.withdrawals.total}</Table.Th><Table.Td fw={700}>{money(total)}</Table.Td></Table.Tr>
                 <Table.Tr><Table.Th>{t.withdrawals.after}</Table.Th><Table.Td fw={700} data-testid="withdrawal-after">{money(review.available - total)}</Table.Td></Table.Tr>
@@ -110,25 +111,14 @@ export function Withdrawals() {
         </Group>
       </Paper>
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped verticalSpacing="sm" data-testid="withdrawals-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t.common.created}</Table.Th><Table.Th>{t.common.amount}</Table.Th><Table.Th>{t.withdrawals.fee}</Table.Th>
-                <Table.Th>{t.common.status}</Table.Th><Table.Th>{t.withdrawals.completedAt}</Table.Th><Table.Th>{t.common.description}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.items.map((w) => (
-                <Table.Tr key={w.id}>
-                  <Table.Td>{when(w.createdAt, lang)}</Table.Td><Table.Td fw={600}>{money(w.amount)}</Table.Td><Table.Td>{money(w.fee)}</Table.Td>
-                  <Table.Td><StatusBadge status={w.status} /></Table.Td><Table.Td>{when(w.completedAt, lang)}</Table.Td>
-                  <Table.Td>{w.failedReason ? `${t.withdrawals.failedReason}: ${w.failedReason}` : (w.description ?? '—')}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable rows={list.items} rowKey={(w) => w.id} testId="withdrawals-table" columns={[
+          { label: t.common.amount, render: (w) => <Text fw={600}>{money(w.amount)}</Text> },
+          { label: t.common.created, render: (w) => when(w.createdAt, lang) },
+          { label: t.withdrawals.fee, render: (w) => money(w.fee) },
+          { label: t.common.status, render: (w) => <StatusBadge status={w.status} /> },
+          { label: t.withdrawals.completedAt, render: (w) => when(w.completedAt, lang) },
+          { label: t.common.description, render: (w) => (w.failedReason ? `${t.withdrawals.failedReason}: ${w.failedReason}` : (w.description ?? '—')) },
+        ]} />
       )}
       {list.pager}
     </Stack>
