@@ -6,11 +6,20 @@
  * (goal < 50 ms) and prints the page query's EXPLAIN (ANALYZE, BUFFERS); then exports the newest
  * STATEMENT_EXPORT_LINES lines as CSV and as OFX, reporting time and the server's peak RSS (goals < 60 s,
  * < 100 MB). The server is Pixgate as `npm start` runs it, in a child process, on a fresh database.
+ *   node --import tsx bench/statement.ts postings   (STATEMENT_AB_SECONDS=3)
+ * A/B of the money path alone: ledger_post as migration 0006 left it (A: the migrations before 0011) and
+ * with statement lines (B: all of them), on two fresh databases, runs interleaved A B A B: credits to one
+ * hot merchant, to 100 merchants, and a hot mix with 10% debits, 8 connections, one posting per transaction.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type pg from 'pg';
+import pg from 'pg';
 import { load, machine, startDatabaseServer } from './lib/env.js';
+import { withDatabaseName } from '../src/platform/database.js';
+import { PROJECT_ROOT } from '../src/config.js';
+import { createPool } from '../src/platform/db.js';
+import { verifyLedger } from '../src/ledger/verify.js';
 import { withPixgate } from './lib/rig.js';
 import { keysetPage } from '../src/platform/pagination.js';
 import { Cursors } from '../src/platform/pagination.js';
@@ -144,7 +153,72 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
+/** A database without migrations (each side of the A/B applies its own), dropped by `drop`. */
+async function emptyDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `pixgate_ab_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: serverUrl });
+    await c.connect();
+    await c.query(sql).finally(() => c.end());
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return { url: withDatabaseName(serverUrl, name), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function postingsAB(): Promise<void> {
+  const server = await startDatabaseServer();
+  const seconds = Number(process.env.STATEMENT_AB_SECONDS ?? 3);
+  const files = readdirSync(join(PROJECT_ROOT, 'migrations')).filter((f) => /^\d{4}_.*\.sql$/.test(f)).sort();
+  const make = async (label: string, upTo: number) => {
+    const db = await emptyDatabase(server.url);
+    const pool = createPool(db.url, 9);
+    for (const f of files.filter((x) => Number(x.slice(0, 4)) <= upTo)) {
+      await pool.query(`BEGIN; ${readFileSync(join(PROJECT_ROOT, 'migrations', f), 'utf8')}; COMMIT;`);
+    }
+    await pool.query(`INSERT INTO merchants (id, user_name, email) SELECT 'mer_' || i, 'm', 'm@x' FROM generate_series(0, 99) i`);
+    await pool.query(`INSERT INTO ledger_accounts (id, merchant_id, kind) SELECT 'mer_' || i || ':' || lower(k), 'mer_' || i, k
+                      FROM generate_series(0, 99) i, unnest(ARRAY['AVAILABLE', 'PENDING', 'BLOCKED']) k`);
+    return { label, db, pool };
+  };
+  const post = (db: pg.Pool, account: string, amount: number) => db.query(
+    'SELECT ledger_post($1, $2, $3::text[], $4::bigint[])', ['BENCH', 'bench', ['platform:psp_clearing', account], [-amount, amount]]);
+  const runs = [await make('A: before 0011', 10), await make('B: with 0011', 99)];
+  for (const r of runs) for (let i = 0; i < 100; i++) await post(r.pool, `mer_${i}:available`, 1_000_000);
+  const scenarios: Array<[string, () => [string, number]]> = [
+    ['credits to 1 hot merchant', () => ['mer_0:available', 1000]],
+    ['credits spread over 100 merchants', () => [`mer_${Math.floor(Math.random() * 100)}:available`, 1000]],
+    ['1 hot merchant, 10% debits', () => ['mer_0:available', Math.random() < 0.1 ? -900 : 1000]],
+  ];
+  console.log(`# ledger_post A/B — ${new Date().toISOString()}; ${machine()}; load ${load()}\n\n| scenario | ${runs.map((r) => r.label).join(' postings/s | ')} postings/s |\n|---|---:|---:|`);
+  for (const [label, next] of scenarios) {
+    const rates = runs.map(() => [] as number[]);
+    for (let round = 0; round < 2; round++) {
+      for (const [i, r] of runs.entries()) {
+        let done = 0;
+        const until = performance.now() + seconds * 1000;
+        await Promise.all(Array.from({ length: 8 }, async () => {
+          while (performance.now() < until) {
+            const [account, amount] = next();
+            await post(r.pool, account, amount).catch(() => {});
+            done++;
+          }
+        }));
+        rates[i]!.push(done / seconds);
+      }
+    }
+    console.log(`| ${label} | ${rates.map((xs) => (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(0)).join(' | ')} |`);
+  }
+  const problems = await verifyLedger(runs[1]!.pool);
+  console.log(`\nB's ledger and statement afterwards: ${problems.length ? `BROKEN: ${problems.slice(0, 3).join('; ')}` : 'verifyLedger() found no problem'}.`);
+  for (const r of runs) {
+    await r.pool.end();
+    await r.db.drop();
+  }
+  console.log(`load at end: ${load()}`);
+  await server.stop();
+}
+
+(process.argv[2] === 'postings' ? postingsAB() : main()).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });
