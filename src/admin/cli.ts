@@ -6,6 +6,8 @@ import type { MerchantPatch } from '../merchants/merchant.schemas.js';
 import type { Runtime } from '../runtime.js';
 import { ROLES, type Role } from '../auth/permissions.js';
 import { inviteUser } from '../users/users.service.js';
+import { listUnmatchedPayments, refundUnmatchedPayment } from '../unmatched/unmatched.service.js';
+import { UNMATCHED_STATUSES } from '../unmatched/unmatched.schemas.js';
 
 export const CLI_USAGE = `Operator commands (the same operations as /admin):
   pixgate merchant create --user-name NAME --email EMAIL [merchant options]
@@ -15,6 +17,8 @@ export const CLI_USAGE = `Operator commands (the same operations as /admin):
   pixgate apikey create MERCHANT_ID
   pixgate apikey revoke KEY_ID
   pixgate user invite --merchant MERCHANT_ID --email EMAIL --name NAME --role OWNER|DEVELOPER|FINANCE|VIEWER
+  pixgate unmatched list [--status OPEN|REFUNDING|REFUNDED] [--limit N] [--after CURSOR]
+  pixgate unmatched refund UNMATCHED_PAYMENT_ID
 Merchant options: --kyc-status PENDING|APPROVED|REJECTED --trade-name --legal-name --full-name --tax-id
   --pix-key KEY --pix-key-type CPF|CNPJ|EMAIL|TELEFONE|CHAVE_ALEATORIA --city
   --min-ticket --max-ticket --max-withdrawal --withdrawals-enabled true|false
@@ -23,8 +27,15 @@ Merchant options: --kyc-status PENDING|APPROVED|REJECTED --trade-name --legal-na
 const OPTIONS = Object.fromEntries(
   ['user-name', 'email', 'kyc-status', 'trade-name', 'legal-name', 'full-name', 'tax-id', 'pix-key', 'pix-key-type', 'city',
     'min-ticket', 'max-ticket', 'max-withdrawal', 'withdrawals-enabled', 'charge-fee-fixed', 'charge-fee-bps',
-    'withdrawal-fee-fixed', 'suspended', 'limit', 'after', 'merchant', 'name', 'role'].map((o) => [o, { type: 'string' as const }]),
+    'withdrawal-fee-fixed', 'suspended', 'limit', 'after', 'merchant', 'name', 'role', 'status'].map((o) => [o, { type: 'string' as const }]),
 );
+
+function unmatchedStatus(v: string | undefined) {
+  if (v === undefined) return undefined;
+  const status = UNMATCHED_STATUSES.find((s) => s === v);
+  if (!status) throw new Error(`--status must be one of ${UNMATCHED_STATUSES.join(', ')}`);
+  return status;
+}
 
 function integer(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
@@ -62,6 +73,8 @@ export async function runAdminCommand(rt: Runtime, args: string[]): Promise<unkn
     case 'merchant list': return listMerchants(pool, rt.cursors, { limit: integer(values.limit, 'limit'), after: values.after });
     case 'apikey create': return issueApiKey(pool, required(id));
     case 'apikey revoke': return revokeApiKey(pool, required(id));
+    case 'unmatched list': return listUnmatchedPayments(pool, rt.cursors, { limit: integer(values.limit, 'limit'), after: values.after, status: unmatchedStatus(values.status) });
+    case 'unmatched refund': return refundUnmatchedPayment(rt, required(id));
     case 'user invite': {
       // The merchant's first user (decisions part 15), as POST /admin/merchants/{id}/users: prints the invitation link.
       const { merchant, email, name, role } = values;

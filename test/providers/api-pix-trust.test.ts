@@ -117,7 +117,7 @@ describe('a notification is a hint: the PSP confirms it', () => {
     const refund = await t.request('POST', `/transparents/refund?id=${c.id}`, { key: m.key });
     expect(refund.status).toBe(200);
     const id = (refund.body.data.refund.id as string).replace('_', '');
-    const devolucao = await eventually(() => psp.devolucoes.get(`${pix.endToEndId}/${id}`));
+    const devolucao = (await eventually(() => psp.devolucoes.get(`${pix.endToEndId}/${id}`)))!;
     const res = await notify([{ ...pix, devolucoes: [{ ...devolucao, status: 'DEVOLVIDO' }] }]);
     expect(res.body.data).toEqual({ received: 1 });
     expect((await check(t, m, c.id)).refund.status).toBe('PENDING');

@@ -108,7 +108,7 @@ describe('refunding an unmatched payment (a devolução of the whole PIX)', () =
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: u.id, status: 'REFUNDING', failedReason: null, amount: 1234 });
     expect(await unmatchedFunds()).toBe(before - 1234);
-    const devolucao = await eventually(() => [...psp.devolucoes.entries()].find(([k]) => k.startsWith(`${pix.endToEndId}/`))?.[1]);
+    const devolucao = (await eventually(() => [...psp.devolucoes.entries()].find(([k]) => k.startsWith(`${pix.endToEndId}/`))?.[1]))!;
     expect(devolucao.id).toMatch(/^[A-Za-z0-9]{1,35}$/);
     expect(devolucao.valor).toBe('12.34');
     // The notification alone proves nothing: still processing at the PSP.
@@ -127,7 +127,7 @@ describe('refunding an unmatched payment (a devolução of the whole PIX)', () =
     expectError(await t.admin('POST', `/admin/unmatched-payments/${u.id}/refund`), 400, 'INVALID_STATE',
       'Unmatched payment is REFUNDING; only an OPEN one can be refunded');
     const ofPix = () => [...psp.devolucoes.entries()].filter(([k]) => k.startsWith(`${pix.endToEndId}/`)).map(([, d]) => d);
-    const [first] = await eventually(() => ofPix().length === 1 && ofPix());
+    const [first] = (await eventually(() => ofPix().length === 1 && ofPix())) as ReturnType<typeof ofPix>;
     Object.assign(first!, { status: 'NAO_REALIZADO', motivo: 'Conta do pagador encerrada' });
     // The poll job, due now instead of in a minute.
     await enqueue(t.pool, 'api-pix:unmatched-refund:poll', { id: first!.id, attempt: 0 }, { jobKey: `api-pix:unmatched-refund:poll:${first!.id}` });
@@ -136,7 +136,7 @@ describe('refunding an unmatched payment (a devolução of the whole PIX)', () =
     await t.assertLedger();
 
     expect((await t.admin('POST', `/admin/unmatched-payments/${u.id}/refund`)).body.data).toMatchObject({ status: 'REFUNDING', failedReason: null });
-    const second = (await eventually(() => ofPix().length === 2 && ofPix()))!.find((d) => d.id !== first!.id)!;
+    const second = ((await eventually(() => ofPix().length === 2 && ofPix())) as ReturnType<typeof ofPix>).find((d) => d.id !== first!.id)!;
     second.status = 'DEVOLVIDO';
     await enqueue(t.pool, 'api-pix:unmatched-refund:poll', { id: second.id, attempt: 0 }, { jobKey: `api-pix:unmatched-refund:poll:${second.id}` });
     await eventually(async () => (await find(u.id)).status === 'REFUNDED');
