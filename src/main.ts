@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { AppError } from './platform/errors.js';
 import { openDatabase } from './platform/database.js';
 import { migrate } from './platform/migrate.js';
+import { enforceProviderBinding } from './providers/provider-binding.js';
 import { buildHttp, createRuntime, runWorker } from './runtime.js';
 import { buildOpsServer } from './platform/http/ops-server.js';
 
@@ -59,6 +60,7 @@ async function main(argv: string[]): Promise<void> {
   };
   try {
     await migrate(db.pool);
+    await enforceProviderBinding(db.pool, config.pixProvider, { bind: command === 'serve' || command === 'api' || command === 'worker' });
     if (command === 'migrate') return console.log('migrations applied');
     if (command === 'merchant' || command === 'apikey' || command === 'user' || command === 'unmatched') return console.log(JSON.stringify(await runAdminCommand(rt, [command, ...rest]), null, 2));
     if (command !== 'serve' && command !== 'api' && command !== 'worker') throw new Error(USAGE);
