@@ -4,6 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -151,6 +152,27 @@ export class AutoFailoverCluster {
   /** `pg_autoctl perform failover`: returns once the standby is primary and the old primary follows it. */
   async failover(): Promise<void> {
     await this.autoctl('perform', 'failover', '--pgdata', this.pgdata('monitor'));
+  }
+
+  /**
+   * Polls a node every 50 ms until its sessions are read-write; resolves with that moment
+   * (performance.now()), to tell the promotion apart from the time the service took to follow it.
+   */
+  async writableAt(port: number, timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const c = new pg.Client({ host: 'localhost', port, user: 'postgres', database: 'pixgate', ssl: { rejectUnauthorized: false }, connectionTimeoutMillis: 1000 });
+      c.on('error', () => {});
+      try {
+        await c.connect();
+        const { rows } = await c.query(`SELECT current_setting('transaction_read_only') AS ro`);
+        if (rows[0].ro === 'off') return performance.now();
+      } catch { /* restarting */ } finally {
+        await c.end().catch(() => {});
+      }
+      await sleep(50);
+    }
+    throw new Error(`:${port} did not become writable in ${timeoutMs} ms`);
   }
 
   /** Stops every node and the monitor, kills what is left, and removes the temp dir. */

@@ -8,7 +8,7 @@ import { createPool } from '../../src/platform/db.js';
 import { ServiceProcess } from '../chaos/faults/service.js';
 import { checkInvariants } from '../chaos/workload/invariants.js';
 import { AutoFailoverCluster, autoFailoverBinDir } from './cluster.js';
-import { percentile, unavailability, WriteWorkload } from './writes.js';
+import { percentile, timeline, unavailability, WriteWorkload } from './writes.js';
 
 /**
  * `npm run test:failover`: pg_auto_failover (a monitor, a primary and its synchronous standby) on this
@@ -54,7 +54,7 @@ describe.skipIf(!bin)('PostgreSQL failover under a write workload', () => {
         });
       }));
       service = new ServiceProcess(port, {
-        DATABASE_URL: uri, ADMIN_TOKEN, ENCRYPTION_KEY: randomBytes(32).toString('hex'), RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent',
+        DATABASE_URL: uri, ADMIN_TOKEN, ENCRYPTION_KEY: randomBytes(32).toString('hex'), RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: process.env.FAILOVER_LOG_LEVEL ?? 'silent',
         SIM_PAYOUT_DELAY_MS: '200', PIXGATE_DATA_DIR: dataDir,
       });
       await service.start();
@@ -76,7 +76,9 @@ describe.skipIf(!bin)('PostgreSQL failover under a write workload', () => {
       const w = new WriteWorkload(service.baseUrl, key.body.data.key, ADMIN_TOKEN);
       const load = w.run(LANES);
       await sleep(BEFORE_MS);
+      const standbyPort = cluster.ports.nodes.find((p) => p !== firstPrimary)!;
       const failoverStart = w.now();
+      const promoted = cluster.writableAt(standbyPort, 120_000).then((at) => at - w.t0);
       await cluster.failover();
       const failoverEnd = w.now();
       const newPrimary = await cluster.primaryPort();
@@ -109,18 +111,25 @@ describe.skipIf(!bin)('PostgreSQL failover under a write workload', () => {
       expect(await checkInvariants(pool), 'ledger and database invariants').toEqual([]);
 
       const u = unavailability(w.attempts, failoverStart - 2000, failoverEnd + 10_000);
-      const latencies = (from: number, to: number) => w.attempts.filter((a) => a.ok && a.start >= from && a.start < to).map((a) => a.end - a.start);
-      const steady = latencies(0, failoverStart);
-      const around = latencies(failoverStart - 5000, failoverEnd + 5000);
-      const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.length} requests)`;
+      const latencies = (xs: typeof w.attempts, from: number, to: number) => xs.filter((a) => a.ok && a.end >= from && a.start < to).map((a) => a.end - a.start);
+      const steady = latencies(w.attempts, 0, failoverStart);
+      const around = latencies(w.attempts, failoverStart - 5000, failoverEnd + 5000);
+      const aroundCalls = latencies(w.calls, failoverStart - 5000, failoverEnd + 5000);
+      const conflicts = w.attempts.filter((a) => a.outcome.startsWith('409'));
+      const fmt = (xs: number[]): string => `p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.length} requests)`;
       console.log([
         `failover: pg_autoctl perform failover took ${((failoverEnd - failoverStart) / 1000).toFixed(1)} s; primary moved from :${firstPrimary} to :${newPrimary}`,
+        `  the standby accepted writes ${((await promoted - failoverStart) / 1000).toFixed(2)} s after the failover began; the service answered writes again `
+          + `${((u.recovered - (await promoted)) / 1000).toFixed(2)} s after that`,
         `  unavailability window: ${(u.windowMs / 1000).toFixed(2)} s (first failed attempt ${((u.firstFail - failoverStart) / 1000).toFixed(2)} s after the failover began, `
           + `writes answered again ${((u.recovered - failoverStart) / 1000).toFixed(2)} s after), ${u.failed} attempts failed and were retried`,
         `  latency before the failover: ${fmt(steady)}`,
-        `  latency within 5 s of the failover: ${fmt(around)}`,
+        `  latency within 5 s of the failover: ${fmt(around)}; with the client's retries: ${fmt(aroundCalls)}`,
+        `  ${conflicts.length} retries answered 409 IDEMPOTENCY_CONFLICT (a key claimed by an attempt the failover cut, until the claim is released)`
+          + (conflicts.length ? `, the last ${((Math.max(...conflicts.map((a) => a.end)) - failoverStart) / 1000).toFixed(1)} s after the failover began` : ''),
         `  ${w.charges.size} charges (${[...w.charges.values()].filter((c) => c.paidAnswered).length} payments answered 200), ${w.withdrawals.size} withdrawals; `
           + `${w.attempts.length} attempts in ${(w.now() / 1000).toFixed(0)} s`,
+        ...(process.env.FAILOVER_TIMELINE ? ['  per second (from the failover start = 0):', ...timeline(w.attempts.map((a) => ({ ...a, end: a.end - failoverStart })), -3000, u.recovered - failoverStart + 3000)] : []),
       ].join('\n'));
     } finally {
       await service?.stop();

@@ -10,6 +10,8 @@ export interface Attempt {
   end: number;
   ok: boolean;
   what: string;
+  /** The HTTP status, or the error of an attempt without one. */
+  outcome: string;
 }
 
 interface Answer {
@@ -29,6 +31,8 @@ interface Answer {
 export class WriteWorkload {
   readonly t0 = performance.now();
   readonly attempts: Attempt[] = [];
+  /** Calls as a client retrying them sees them: from the first attempt to the answer. */
+  readonly calls: Attempt[] = [];
   /** Charges answered 201, with whether a payment was answered 200 or confirmed by reading it back. */
   readonly charges = new Map<string, { amount: number; paid: boolean; paidAnswered: boolean }>();
   /** Withdrawals answered 201. */
@@ -42,11 +46,13 @@ export class WriteWorkload {
   private async call(method: string, url: string, auth: string, body?: unknown, idemKey?: string): Promise<Answer> {
     let uncertain = false;
     const deadline = Date.now() + GIVE_UP_MS;
+    const first = this.now();
     for (;;) {
       if (Date.now() > deadline) throw new Error(`${method} ${url}: no answer for ${GIVE_UP_MS} ms`);
       const start = this.now();
       let status = 0;
       let parsed: any = null;
+      let error = '';
       try {
         const res = await fetch(`${this.base}${url}`, {
           method,
@@ -57,12 +63,18 @@ export class WriteWorkload {
         status = res.status;
         const text = await res.text();
         try { parsed = JSON.parse(text); } catch { parsed = text; }
-      } catch { /* no answer */ }
+      } catch (err) {
+        error = (err as Error).name === 'TimeoutError' ? 'timeout' : String((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message);
+      }
       // Our own earlier attempt may still hold the key (its connection not yet seen dead): not an answer yet.
       const inProgress = status === 409 && parsed?.error === 'IDEMPOTENCY_CONFLICT';
       const answered = status > 0 && status < 500 && !inProgress;
-      this.attempts.push({ start, end: this.now(), ok: answered, what: `${method} ${url.replace(/\/[a-z]+_[A-Za-z0-9]+/g, '/:id')}` });
-      if (answered) return { status, body: parsed, uncertain };
+      this.attempts.push({ start, end: this.now(), ok: answered, what: `${method} ${url.replace(/\/[a-z]+_[A-Za-z0-9]+/g, '/:id')}`,
+        outcome: status ? `${status}${status >= 500 || inProgress ? ` ${parsed?.error ?? ''}` : ''}` : error });
+      if (answered) {
+        this.calls.push({ ...this.attempts.at(-1)!, start: first });
+        return { status, body: parsed, uncertain };
+      }
       uncertain = true;
       await sleep(50);
     }
@@ -135,6 +147,18 @@ export class WriteWorkload {
   }
 }
 
+/** Answered and failed attempts per second over [from, to], and what the failures were. */
+export function timeline(attempts: Attempt[], from: number, to: number): string[] {
+  const lines: string[] = [];
+  for (let t = Math.floor(from / 1000) * 1000; t < to; t += 1000) {
+    const inSecond = attempts.filter((a) => a.end >= t && a.end < t + 1000);
+    const kinds = new Map<string, number>();
+    for (const a of inSecond) if (!a.ok) kinds.set(a.outcome, (kinds.get(a.outcome) ?? 0) + 1);
+    lines.push(`${(t / 1000).toFixed(0).padStart(4)} s: ${inSecond.filter((a) => a.ok).length} answered, ${inSecond.length - inSecond.filter((a) => a.ok).length} failed ${[...kinds].map(([k, n]) => `${k}×${n}`).join(' ')}`);
+  }
+  return lines;
+}
+
 export const percentile = (xs: number[], p: number): number => {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -147,7 +171,9 @@ export const percentile = (xs: number[], p: number): number => {
  */
 export function unavailability(attempts: Attempt[], from: number, to: number): { windowMs: number; failed: number; firstFail: number; recovered: number } {
   const near = attempts.filter((a) => a.end >= from && a.start <= to);
-  const failed = near.filter((a) => !a.ok);
+  // A 409 "still in progress" is the service answering: a retried key whose first attempt was cut off
+  // waits for that claim's release; it does not measure whether new writes are answered.
+  const failed = near.filter((a) => !a.ok && !a.outcome.startsWith('409'));
   if (!failed.length) return { windowMs: 0, failed: 0, firstFail: NaN, recovered: NaN };
   const firstFail = Math.min(...failed.map((a) => a.start));
   const lastFail = Math.max(...failed.map((a) => a.end));
