@@ -31,6 +31,7 @@ import { simulatorMerchantRoutes } from './providers/simulator/sim-merchant.rout
 import { simulatorRoutes } from './providers/simulator/simulator.routes.js';
 import { apiPixWebhookRoutes } from './providers/api-pix/api-pix-webhook.routes.js';
 import { unmatchedRoutes } from './unmatched/unmatched.routes.js';
+import { adminDisputeRoutes } from './disputes/dispute.routes.js';
 import type { Runtime } from './runtime.js';
 
 const ONE_MIB = 1024 * 1024;
@@ -182,6 +183,7 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     await admin.register(adminRoutes(pool, cursors));
     await admin.register(adminUserRoutes(rt));
     await admin.register(unmatchedRoutes(rt));
+    await admin.register(adminDisputeRoutes(rt));
     if (rt.provider.name === 'simulator') await admin.register(simulatorRoutes(rt), { prefix: '/simulator' });
   }, { prefix: '/admin' });
 
