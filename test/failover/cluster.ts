@@ -12,7 +12,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The PostgreSQL whose extension directory holds pg_auto_failover (postgresql-15-auto-failover). */
 export function autoFailoverBinDir(): string | null {
   const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return null;
+  if (!existsSync(root) || !(process.env.PATH ?? '').split(':').some((d) => existsSync(join(d, 'pg_autoctl')))) return null;
   for (const v of readdirSync(root).sort().reverse()) {
     if (existsSync(`/usr/share/postgresql/${v}/extension/pgautofailover.control`) && existsSync(join(root, v, 'bin', 'pg_ctl'))) return join(root, v, 'bin');
   }
