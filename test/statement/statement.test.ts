@@ -138,6 +138,8 @@ describe('GET /me/statement: every line type, with its ids, fee and running bala
     for (const path of ['/me/statement', '/me/statement.csv', '/me/statement.ofx', '/me/statement/daily']) {
       expectError(await t.request('GET', path), 401, 'UNAUTHORIZED');
     }
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    for (const path of ['/me/statement', '/me/statement.csv', '/me/statement.ofx', '/me/statement/daily']) expect(doc.paths).toHaveProperty([path, 'get']);
     expect((await t.request('GET', '/me/statement', { key: m.key })).body).toEqual({
       data: [], pagination: { hasMore: false, next: null, before: null }, error: null, success: true,
     });
