@@ -46,7 +46,7 @@ describe('roles, sessions and forms in a real browser', () => {
     await amount.fill('12,50');
     await page.getByRole('button', { name: 'Criar cobrança' }).click();
     await page.getByRole('heading', { name: 'R$ 12,50' }).waitFor();
-  });
+  }, 120_000);
 
   it('customers: create one from the page; events and statement list what happened', async () => {
     const { page } = owner;
@@ -64,7 +64,7 @@ describe('roles, sessions and forms in a real browser', () => {
     await nav(page, 'Extrato');
     await page.getByRole('link', { name: 'Baixar CSV' }).waitFor();
     await screenshotBoth(page, 'statement');
-  });
+  }, 120_000);
 
   it('team: an invited VIEWER sees no action button and the API refuses them anyway; a role change ends the session, login returns to the page', async () => {
     const { page } = owner;
@@ -177,7 +177,7 @@ describe('roles, sessions and forms in a real browser', () => {
     await code.fill(totp.generate({ timestamp: Date.now() + 30_000 }));
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByRole('heading', { name: 'Padaria do João' }).waitFor();
-  });
+  }, 120_000);
 
   it('English can be chosen; money stays in reais', async () => {
     const { page } = owner;
@@ -187,5 +187,5 @@ describe('roles, sessions and forms in a real browser', () => {
     expect(await page.getByTestId('balance-available').textContent()).toMatch(/^R\$ \d/);
     await screenshotBoth(page, 'overview-en');
     await page.getByLabel('Language').selectOption('pt-BR');
-  });
+  }, 120_000);
 });

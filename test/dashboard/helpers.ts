@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, onTestFailed } from 'vitest';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
 import { SCREENSHOTS, type LiveContext } from '../support/browser.js';
@@ -32,6 +32,9 @@ export async function logIn(page: Page, email: string, password = PASSWORD) {
   await field(page, 'Senha').fill(password);
   await page.getByRole('button', { name: 'Entrar' }).click();
 }
+
+// jsqr is CommonJS with an ES-style `default`: NodeNext types the default import as the module object.
+const jsQR = jsQRModule.default;
 
 /** The text a PNG QR code (base64) decodes to. */
 export function decodeQr(base64: string): string | null {

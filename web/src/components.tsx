@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Alert, Badge, Button, Code, CopyButton, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { ApiError, api, type Page } from './api';
+import { money } from './format';
 import { useT } from './i18n';
 
 /** Page title and the page's main action on one line. */
@@ -21,6 +22,13 @@ const STATUS_COLORS: Record<string, string> = {
 export function StatusBadge({ status }: { status: string }) {
   const t = useT();
   return <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light">{t.status[status] ?? status}</Badge>;
+}
+
+const MONEY_BOUND = /^(amount): must be ([<>]=) (\d+)$/;
+/** `amount: must be >= 100` is in cents: the merchant also reads it in reais (`R$ 1,00`). */
+function inReais(message: string): string {
+  const m = MONEY_BOUND.exec(message);
+  return m ? `${message} (${m[2]} ${money(Number(m[3]))})` : message;
 }
 
 /**
@@ -48,7 +56,7 @@ export function useSubmit() {
     setError,
     run,
     /** The reason for this field, for the input's `error` prop. */
-    fieldError: (...names: string[]) => (error?.field && names.some((n) => error.field === n || error.field!.startsWith(`${n}.`) || error.field!.startsWith(`${n}[`)) ? error.message : undefined),
+    fieldError: (...names: string[]) => (error?.field && names.some((n) => error.field === n || error.field!.startsWith(`${n}.`) || error.field!.startsWith(`${n}[`)) ? inReais(error.message) : undefined),
     /** The error when no listed field claims it. */
     otherError: (fields: string[]) => (error && !(error.field && fields.some((f) => error.field === f || error.field!.startsWith(`${f}.`) || error.field!.startsWith(`${f}[`))) ? error.message : null),
   };

@@ -27,10 +27,10 @@ export function ResponsiveTable<T>({ rows, columns, rowKey, testId, rowAttrs }: 
           <Paper key={rowKey(row)} withBorder p="sm" {...rowAttrs?.(row)}>
             <Stack gap={6}>
               {first ? <Text component="div" fw={600}>{first.render(row)}</Text> : null}
-              {rest.filter((c) => !c.desktopOnly).map((c, i) => (
+              {rest.filter((c) => !c.desktopOnly).map((c) => [c, c.render(row)] as const).filter(([, v]) => v !== null).map(([c, value], i) => (
                 <Group key={i} justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
-                  {c.label ? <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>{c.label}</Text> : null}
-                  <div style={{ textAlign: c.label ? 'right' : 'left', minWidth: 0, wordBreak: 'break-word' }}>{c.render(row)}</div>
+                  <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>{c.label}</Text>
+                  <div style={{ textAlign: 'right', minWidth: 0, wordBreak: 'break-word' }}>{value}</div>
                 </Group>
               ))}
             </Stack>

@@ -79,7 +79,7 @@ function Totp() {
             <Stack>
               <Text size="sm">{t.account.scan}</Text>
               <Image src={pngSrc(enrol.qrImageBase64)} alt="QR Code TOTP" w={200} h={200} fit="contain" style={{ imageRendering: 'pixelated' }} />
-              <CopyField label="Secret" value={enrol.secret} testId="totp-secret" />
+              <CopyField label={t.account.secret} value={enrol.secret} testId="totp-secret" />
               {codeInput}
               <ErrorAlert message={s.otherError(['code'])} />
               <Button type="submit" loading={s.busy} style={{ alignSelf: 'flex-start' }}>{t.account.confirmTotp}</Button>

@@ -78,7 +78,7 @@ export function Overview() {
         {chart.data ? (
           <BarChart h={240} data={chart.data.days.map((d) => ({ day: dayLabel(d.date), [t.overview.received]: d.received / 100 }))}
             dataKey="day" series={[{ name: t.overview.received, color: 'teal.6' }]}
-            valueFormatter={(v) => money(Math.round(v * 100))} yAxisProps={{ width: 70, tickFormatter: (v: number) => moneyCompact(v) }} tickLine="y" />
+            valueFormatter={(v) => money(Math.round(v * 100))} yAxisProps={{ width: 88, tickFormatter: (v: number) => moneyCompact(v) }} tickLine="y" />
         ) : <Loading error={chart.error} />}
       </Paper>
     </Stack>
