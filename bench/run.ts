@@ -7,6 +7,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/config.js';
+import { auth } from './auth.js';
 import { chargeCreate } from './charge-create.js';
 import { hotMerchant } from './hot-merchant.js';
 import { paymentWebhook } from './payment-webhook.js';
@@ -15,7 +16,7 @@ import { withdrawals } from './withdrawals.js';
 import type { Benchmark } from './lib/context.js';
 import { load, machine, startDatabaseServer } from './lib/env.js';
 
-const ALL: Benchmark[] = [chargeCreate, paymentWebhook, hotMerchant, withdrawals, webhooks];
+const ALL: Benchmark[] = [chargeCreate, paymentWebhook, hotMerchant, withdrawals, webhooks, auth];
 
 async function main(args: string[]): Promise<void> {
   const unknown = args.filter((a) => !ALL.some((b) => b.name === a));

@@ -58,7 +58,7 @@ async function keyAuth(pool: pg.Pool, token: string): Promise<AuthContext> {
  * primary-key read, as costly as the API key's) says whether it was ended and what role the user has now.
  */
 async function sessionAuth(pool: pg.Pool, sessionKey: Buffer, token: string, viaCookie: boolean, req: FastifyRequest): Promise<AuthContext> {
-  const claims = await readSessionToken(sessionKey, token);
+  const claims = readSessionToken(sessionKey, token);
   if (!claims) throw unauthorized('Invalid or expired session token');
   const row = await selectSessionAuth(pool, claims.sessionId);
   if (!row || !row.s_live || row.s_user_id !== claims.userId) throw unauthorized('Session ended or expired; log in again');

@@ -1,11 +1,11 @@
-import { jwtVerify, SignJWT } from 'jose';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SignJWT } from 'jose';
 import type { Role } from '../auth/permissions.js';
 import { deriveKey } from '../platform/secrets.js';
 
 /** A session lives 12 h (decisions part 15); its row may end it sooner. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 const PURPOSE = 'session-jwt';
-const ALGORITHMS = ['HS256'];
 
 export interface SessionClaims {
   userId: string;
@@ -27,14 +27,31 @@ export async function signSessionToken(master: Buffer, c: SessionClaims, expires
     .sign(deriveKey(master, PURPOSE));
 }
 
-/** The claims of a token signed by us and not expired; null for anything else (tampered, expired, foreign). */
-export async function readSessionToken(master: Buffer, token: string): Promise<SessionClaims | null> {
+// The only header we sign with (jose writes it as given): anything else — another alg, `none`, extra
+// fields — is refused before any cryptography.
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/**
+ * The claims of a token signed by us and not expired; null for anything else (tampered, expired, foreign).
+ * Runs on every request with a session, so it is verified here with node:crypto's HMAC directly: jose's
+ * WebCrypto verification costs several times more CPU (bench/auth.ts), and our tokens have exactly one
+ * form: the fixed header above, an HMAC-SHA256 signature, and the claims we wrote.
+ */
+export function readSessionToken(master: Buffer, token: string): SessionClaims | null {
+  const [header, payload, signature, extra] = token.split('.');
+  if (header !== HEADER || !payload || !signature || extra !== undefined) return null;
+  // Compared as canonical base64url text: a signature spelled another way is not ours either.
+  const expected = Buffer.from(createHmac('sha256', deriveKey(master, PURPOSE)).update(`${header}.${payload}`).digest('base64url'));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  let claims: Record<string, unknown>;
   try {
-    const { payload } = await jwtVerify(token, deriveKey(master, PURPOSE), { algorithms: ALGORITHMS });
-    const { sub, jti, merchantId, role } = payload;
-    if (typeof sub !== 'string' || typeof jti !== 'string' || typeof merchantId !== 'string' || typeof role !== 'string') return null;
-    return { userId: sub, sessionId: jti, merchantId, role: role as Role };
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
   } catch {
     return null;
   }
+  const { sub, jti, merchantId, role, exp } = claims;
+  if (typeof exp !== 'number' || exp * 1000 <= Date.now()) return null;
+  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof merchantId !== 'string' || typeof role !== 'string') return null;
+  return { userId: sub, sessionId: jti, merchantId, role: role as Role };
 }

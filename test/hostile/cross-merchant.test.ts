@@ -148,6 +148,27 @@ describe('merchant B with merchant A\'s ids', () => {
     expectNotFound(await asB('GET', `/customers/${first.body.data.id}`));
   });
 
+  it("team and API key routes (a session only), simulate-payment: B with A's user, key and charge ids gets what unknown ids get, 404", async () => {
+    const userOfA = await t.user(a.merchant.id);
+    const ownerOfB = await t.user(b.id);
+    const cases: Array<[string, string, (id: string) => string, string, unknown]> = [
+      ['PATCH /me/users/{id}', 'PATCH', (id) => `/me/users/${id}`, userOfA.id, { role: 'VIEWER' }],
+      ['DELETE /me/users/{id}', 'DELETE', (id) => `/me/users/${id}`, userOfA.id, undefined],
+      ['DELETE /me/api-keys/{id}', 'DELETE', (id) => `/me/api-keys/${id}`, a.merchant.keyId, undefined],
+    ];
+    for (const [op, method, url, id, body] of cases) {
+      exercised.add(op);
+      const theirs = await t.request(method, url(id), { key: ownerOfB.token, body });
+      const never = await t.request(method, url(id.replace(/_.*/, '_unknown0000000000000000')), { key: ownerOfB.token, body });
+      expectNotFound(theirs);
+      expect(theirs.body.message, op).toBe(never.body.message);
+    }
+    expectNotFound(await sameAsUnknown('POST /transparents/simulate-payment', 'POST', (id) => `/transparents/simulate-payment?id=${id}`, a.pendingChargeId, `chg_${'0'.repeat(22)}`));
+    expect((await t.request('GET', `/transparents/check?id=${a.pendingChargeId}`, { key: a.merchant.key })).body.data.status).toBe('PENDING');
+    const team = await t.request('GET', '/me/users', { key: userOfA.token });
+    expect(team.body.data.find((u: { id: string }) => u.id === userOfA.id)?.role).toBe('OWNER');
+  });
+
   it('covers every id-bearing merchant route of the OpenAPI document', async () => {
     const doc = (await t.request('GET', '/openapi.json')).body;
     const idRoutes = operationsOf(doc)
