@@ -12,7 +12,7 @@ const cert = join(dir, 'client.crt');
 const key = join(dir, 'client.key');
 writeFileSync(cert, 'x');
 writeFileSync(key, 'x');
-const base = { ADMIN_TOKEN: 'adm', ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+const base = { ADMIN_TOKEN: 'adm-'.padEnd(40, 'x'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
 const apiPix = {
   PIX_PROVIDER: 'api-pix', API_PIX_BASE_URL: 'https://psp.example/api/v2/', API_PIX_CLIENT_ID: 'id', API_PIX_CLIENT_SECRET: 'secret',
   API_PIX_CERT_FILE: cert, API_PIX_KEY_FILE: key, API_PIX_WEBHOOK_TOKEN: 't'.repeat(32), API_PIX_PAYOUT_KEY: 'payouts@example.com',
@@ -31,7 +31,7 @@ describe('config: PIX_PROVIDER and API_PIX_*', () => {
     expect(load(apiPix).apiPix).toEqual({
       baseUrl: 'https://psp.example/api/v2', tokenUrl: 'https://psp.example/api/v2/oauth/token', clientId: 'id', clientSecret: 'secret',
       scopes: 'cob.write cob.read pix.write pix.read', certFile: cert, keyFile: key, caFile: null, webhookToken: 't'.repeat(32),
-      timeoutMs: 10_000, pollIntervalMs: 5_000, payoutKey: 'payouts@example.com', receiverKey: null,
+      timeoutMs: 10_000, pollIntervalMs: 5_000, reconcileIntervalS: 300, payoutKey: 'payouts@example.com', receiverKey: null,
     });
     expect(load({ ...apiPix, API_PIX_TOKEN_URL: 'https://auth.psp.example/oauth/token' }).apiPix!.tokenUrl).toBe('https://auth.psp.example/oauth/token');
   });
@@ -49,6 +49,7 @@ describe('config: PIX_PROVIDER and API_PIX_*', () => {
     ['API_PIX_WEBHOOK_TOKEN', 'x'.repeat(31) + '/', 'API_PIX_WEBHOOK_TOKEN must be 32-256 characters [A-Za-z0-9._~-]'],
     ['API_PIX_PAYOUT_KEY', undefined, 'API_PIX_PAYOUT_KEY is required when PIX_PROVIDER=api-pix'],
     ['API_PIX_TIMEOUT_MS', '0', 'API_PIX_TIMEOUT_MS must be an integer >= 1'],
+    ['API_PIX_RECONCILE_INTERVAL_S', '0', 'API_PIX_RECONCILE_INTERVAL_S must be an integer >= 1'],
   ])('api-pix: %s=%s is refused', (name, value, message) => {
     expect(() => load({ ...apiPix, [name]: value })).toThrow(message);
   });

@@ -16,7 +16,7 @@ beforeAll(async () => {
   psp = await startFakePsp();
   t = await createTestContext(psp.env);
   // The worker's first sweep (at start, 24 h back) is done before any test looks at sweeps.
-  await eventually(async () => (await t.pool.query('SELECT 1 FROM psp_reconcile_progress')).rowCount === 1, 15_000);
+  await eventually(async () => (await t.pool.query('SELECT 1 FROM psp_reconcile_progress')).rowCount === 1, 50_000, 100);
 });
 afterEach(() => psp.assertConformance());
 afterAll(async () => {

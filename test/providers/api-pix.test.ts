@@ -332,7 +332,7 @@ describe('wiring', () => {
   });
 
   it('the webhook route is not there under the simulator', async () => {
-    const config = loadConfig({ ADMIN_TOKEN: 'adm', ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' }, { dataDir: t.rt.config.dataDir });
+    const config = loadConfig({ ADMIN_TOKEN: 'adm-'.padEnd(40, 'x'), ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' }, { dataDir: t.rt.config.dataDir });
     const app = await buildHttp(createRuntime(config, t.pool));
     try {
       const res = await app.inject({ method: 'POST', url: WEBHOOK, headers: { 'x-webhook-token': token() }, payload: { pix: [] } });

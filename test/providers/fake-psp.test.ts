@@ -13,7 +13,7 @@ let psp: FakePsp;
 let api: ApiPixClient;
 beforeAll(async () => {
   psp = await startFakePsp();
-  const config = loadConfig({ ...psp.env, ADMIN_TOKEN: 'x'.repeat(40), ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+  const config = loadConfig({ ...psp.env, API_PIX_TIMEOUT_MS: '20000', ADMIN_TOKEN: 'x'.repeat(40), ENCRYPTION_KEY: randomBytes(32).toString('hex') },
     { dataDir: mkdtempSync(join(tmpdir(), 'pixgate-fake-psp-')) });
   api = createApiPixClient(config.apiPix!);
 });
