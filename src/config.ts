@@ -83,6 +83,13 @@ function boolVar(env: Env, name: string): boolean {
   throw new Error(`${name} must be true or false`);
 }
 
+/** GET /metrics' bearer besides ADMIN_TOKEN; as long as ADMIN_TOKEN must be, so it cannot be guessed either. */
+function metricsTokenVar(raw = ''): string | null {
+  if (raw === '') return null;
+  if (raw.length < 32) throw new Error('METRICS_TOKEN must be at least 32 characters');
+  return raw;
+}
+
 function trustProxyVar(raw = ''): boolean | number | string {
   if (raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
@@ -197,7 +204,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     rateLimitPerSecond: intVar(env, 'RATE_LIMIT_PER_SECOND', 100),
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.REDIS_PREFIX || 'pixgate:',
-    metricsToken: env.METRICS_TOKEN || null,
+    metricsToken: metricsTokenVar(env.METRICS_TOKEN),
     metricsPort: env.METRICS_PORT ? intVar(env, 'METRICS_PORT', 0, 1) : null,
     shutdownGraceMs: intVar(env, 'SHUTDOWN_GRACE_MS', 10_000),
     trustProxy: trustProxyVar(env.TRUST_PROXY),

@@ -8,10 +8,10 @@ import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/con
 import { eventually } from '../support/eventually.js';
 
 let t: TestContext;
-beforeAll(async () => { t = await createTestContext({ METRICS_TOKEN: 'metrics-secret' }); });
+beforeAll(async () => { t = await createTestContext({ METRICS_TOKEN: 'metrics-secret-0123456789abcdefghijkl' }); });
 afterAll(async () => { await t?.close(); });
 
-const scrape = async (token = 'metrics-secret') => {
+const scrape = async (token = 'metrics-secret-0123456789abcdefghijkl') => {
   const res = await t.request('GET', '/metrics', { headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
   return res.raw;
@@ -28,8 +28,8 @@ it('answers only the metrics token or the admin token', async () => {
   const merchant = await t.request('GET', '/metrics', { key });
   expect(merchant.status).toBe(401);
   expect(merchant.body).toEqual({ error: 'UNAUTHORIZED', message: expect.any(String), success: false });
-  expect((await t.request('GET', '/metrics', { headers: { authorization: 'Bearer metrics-secretX' } })).status).toBe(401);
-  const ok = await t.request('GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret' } });
+  expect((await t.request('GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret-0123456789abcdefghijklX' } })).status).toBe(401);
+  const ok = await t.request('GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret-0123456789abcdefghijkl' } });
   expect(ok.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
   await scrape(ADMIN_TOKEN);
   const doc = await t.request('GET', '/openapi.json');

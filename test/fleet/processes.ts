@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config.js';
 import { withDatabaseName } from '../../src/platform/database.js';
 
-export const ADMIN_TOKEN = 'fleet-admin-token';
+export const ADMIN_TOKEN = 'fleet-admin-token-0123456789abcdefghij';
 
 export const freePort = () => new Promise<number>((resolve) => {
   const srv = createServer().listen(0, '127.0.0.1', () => {

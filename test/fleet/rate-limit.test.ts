@@ -16,7 +16,7 @@ afterAll(async () => { await t?.close(); });
 
 /** A process's HTTP app on the test's database (the same keys), with its own rate-limit settings. */
 async function processApp(env: Record<string, string>): Promise<FastifyInstance> {
-  const config = loadConfig({ ADMIN_TOKEN: 'x', ENCRYPTION_KEY: t.rt.config.encryptionKey.toString('hex'), LOG_LEVEL: 'silent', ...env }, { dataDir: t.rt.config.dataDir });
+  const config = loadConfig({ ADMIN_TOKEN: 'a'.repeat(40), ENCRYPTION_KEY: t.rt.config.encryptionKey.toString('hex'), LOG_LEVEL: 'silent', ...env }, { dataDir: t.rt.config.dataDir });
   const app = await buildHttp(createRuntime(config, t.pool));
   extra.push(app);
   // A first request compiles the routes' code paths (up to a second on a busy machine): not inside a window.

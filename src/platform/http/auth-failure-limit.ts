@@ -16,16 +16,18 @@ import { AppError } from '../errors.js';
  * refused: the price of spending no database query on a guess.
  */
 export interface AuthFailureLimiter {
-  /** Before resolving `token`: takes one unit of the address's budget unless `token` resolved before. */
-  admit(req: FastifyRequest, reply: FastifyReply, token: string): Promise<void>;
-  /** `token` resolved to a caller. */
-  resolved(token: string): void;
-  /** `token` did not resolve (unknown, revoked, ended). */
-  rejected(token: string): void;
+  /** False when RATE_LIMIT_PER_SECOND is 0: nothing is counted or hashed. */
+  readonly enabled: boolean;
+  /** Before resolving a credential (its `fingerprint`): takes one unit of the address's budget unless it resolved before. */
+  admit(req: FastifyRequest, reply: FastifyReply, fp: string): Promise<void>;
+  /** The credential resolved to a caller. */
+  resolved(fp: string): void;
+  /** The credential did not resolve (unknown, revoked, ended). */
+  rejected(fp: string): void;
 }
 
 const KNOWN_MAX = 10_000;
-const fingerprint = (token: string) => createHash('sha256').update(token).digest('base64');
+export const fingerprint = (token: string) => createHash('sha256').update(token).digest('base64');
 
 /** An IPv6 client is counted by its /64: one host holds a whole /64 and could otherwise rotate freely. */
 export function addressKey(ip: string): string {
@@ -68,21 +70,20 @@ export function createAuthFailureLimiter(opts: { perSecond: number; redis: Redis
   const count = (key: string): Promise<number> | number => (opts.redis ? shared(key).catch(() => local(key)) : local(key));
 
   return {
-    async admit(req, reply, token) {
-      if (opts.perSecond <= 0 || known.has(fingerprint(token))) return;
+    enabled: opts.perSecond > 0,
+    async admit(req, reply, fp) {
+      if (opts.perSecond <= 0 || known.has(fp)) return;
       if ((await count(addressKey(req.ip))) <= opts.perSecond) return;
       reply.header('retry-after', '1');
       throw new AppError('RATE_LIMITED', `Too many requests with unknown credentials from this address; limit ${opts.perSecond} per second`);
     },
-    resolved(token) {
-      if (opts.perSecond <= 0) return;
-      const fp = fingerprint(token);
-      if (known.has(fp)) return;
+    resolved(fp) {
+      if (opts.perSecond <= 0 || known.has(fp)) return;
       if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value!);
       known.set(fp, true);
     },
-    rejected(token) {
-      known.delete(fingerprint(token));
+    rejected(fp) {
+      known.delete(fp);
     },
   };
 }
@@ -93,18 +94,20 @@ export function createAuthFailureLimiter(opts: { perSecond: number; redis: Redis
  * UNAUTHORIZED makes it unknown; FORBIDDEN (a suspended merchant, a role) means it was found.
  */
 export function limitUnknownCredentials(limiter: AuthFailureLimiter, auth: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): onRequestAsyncHookHandler {
+  if (!limiter.enabled) return async (req, reply) => void (await auth(req, reply));
   return async function (req, reply) {
     const credential = req.headers.authorization ?? req.headers.cookie;
     if (credential === undefined) return void (await auth(req, reply)); // nothing to look up
-    await limiter.admit(req, reply, credential);
+    const fp = fingerprint(credential);
+    await limiter.admit(req, reply, fp);
     try {
       await auth(req, reply);
     } catch (err) {
       const code = (err as { code?: unknown }).code;
-      if (code === 'UNAUTHORIZED') limiter.rejected(credential);
-      else if (code === 'FORBIDDEN') limiter.resolved(credential);
+      if (code === 'UNAUTHORIZED') limiter.rejected(fp);
+      else if (code === 'FORBIDDEN') limiter.resolved(fp);
       throw err;
     }
-    limiter.resolved(credential);
+    limiter.resolved(fp);
   };
 }
