@@ -77,6 +77,16 @@ export async function recordAttempt(db: Executor, d: AttemptRecord, o: { final: 
   return rows[0]!.recorded;
 }
 
+/** A delivery job in its lane (task and priority), keyed per (event, endpoint). */
+export async function addDeliveryJob(
+  db: Executor, j: { task: string; payload: string; runAt: Date | null; key: string; priority: number },
+): Promise<void> {
+  await db.query(
+    `SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, job_key => $4::text, max_attempts => 25, priority => $5::int)`,
+    [j.task, j.payload, j.runAt, j.key, j.priority],
+  );
+}
+
 /** Schedules the next attempt of a series, only while it is still the pair's current one (FOR UPDATE waits out a redeliver). */
 export async function enqueueNextAttempt(
   db: Executor, job: { eventId: string; endpointId: string; series: number }, payload: string,

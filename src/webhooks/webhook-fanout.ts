@@ -1,4 +1,5 @@
 import type { Executor } from '../platform/db.js';
+import { addDeliveryJob } from './delivery.sql.js';
 
 export const DELIVER_TASK = 'webhooks.deliver';
 /** The slow lane: deliveries to endpoints that time out or answer slowly, in slots of their own (docs/webhooks.md). */
@@ -25,8 +26,8 @@ export const deliveryJobKey = (eventId: string, endpointId: string): string => `
  * a backlog of them.
  */
 export async function enqueueDelivery(db: Executor, job: DeliveryJob, o: { runAt?: Date; slow?: boolean } = {}): Promise<void> {
-  await db.query(ENQUEUE_DELIVERY_SQL, [o.slow ? DELIVER_SLOW_TASK : DELIVER_TASK, JSON.stringify(job), o.runAt ?? null,
-    deliveryJobKey(job.eventId, job.endpointId), o.slow ? 1 : 0]);
+  await addDeliveryJob(db, { task: o.slow ? DELIVER_SLOW_TASK : DELIVER_TASK, payload: JSON.stringify(job), runAt: o.runAt ?? null,
+    key: deliveryJobKey(job.eventId, job.endpointId), priority: o.slow ? 1 : 0 });
 }
 
 /**
@@ -53,6 +54,3 @@ export const targetsOf = (events: string): string =>
      SELECT id, slow FROM webhook_endpoints
      WHERE merchant_id = e.merchant_id AND CASE WHEN e.callback_url IS NULL THEN e.type = ANY (events) ELSE url = e.callback_url END
      ORDER BY id) w`;
-
-const ENQUEUE_DELIVERY_SQL = `SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, job_key => $4::text,
-  max_attempts => 25, priority => $5::int)`;
