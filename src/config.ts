@@ -96,16 +96,38 @@ function trustProxyVar(raw = ''): boolean | number | string {
   return /^\d+$/.test(raw) ? Number(raw) : raw;
 }
 
-/** An operator secret from the environment, else the one saved under the data dir, else a new one saved there. */
+/** Waits without an event loop: loadConfig is synchronous. */
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * An operator secret from the environment, else the one saved under the data dir, else a new one saved
+ * there. The file is created exclusively (`wx`): of several processes starting together on a new data dir,
+ * one writes it and every other reads that one, so all agree (waiting out the instant it is still empty).
+ */
 function persistentSecret(env: Env, name: string, dataDir: string, file: string, make: () => string) {
   const given = env[name];
   if (given) return { value: given, generated: false };
   const path = join(dataDir, file);
-  if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), generated: false };
   mkdirSync(dataDir, { recursive: true });
   const value = make();
-  writeFileSync(path, value + '\n', { mode: 0o600 });
-  return { value, generated: true };
+  try {
+    writeFileSync(path, value + '\n', { mode: 0o600, flag: 'wx' });
+    return { value, generated: true };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  for (let waited = 0; ; waited += 10) {
+    const saved = readFileSync(path, 'utf8').trim();
+    if (saved) return { value: saved, generated: false };
+    if (waited >= 5000) throw new Error(`${name}: ${path} is empty; remove it or set ${name}`);
+    pause(10);
+  }
+}
+
+/** The operator API's only guard: long enough not to be guessed (a generated one has 36 characters). */
+function adminTokenOf(value: string): string {
+  if (value.length < 32) throw new Error('ADMIN_TOKEN must be at least 32 characters; unset it to have one generated and saved');
+  return value;
 }
 
 function parseEncryptionKey(raw: string): Buffer {
@@ -194,7 +216,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl: publicUrlVar(env, env.HOST || '127.0.0.1', intVar(env, 'PORT', 3000)),
     databaseUrl: env.DATABASE_URL || null,
     dataDir,
-    adminToken: admin.value,
+    adminToken: adminTokenOf(admin.value),
     encryptionKey: parseEncryptionKey(enc.value),
     webhookAllowPrivate: boolVar(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookRetryBaseMs: intVar(env, 'WEBHOOK_RETRY_BASE_MS', 30_000),

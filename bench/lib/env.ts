@@ -11,7 +11,7 @@ import { withDatabaseName } from '../../src/platform/database.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/platform/embedded-postgres.js';
 import { migrate } from '../../src/platform/migrate.js';
 
-export const ADMIN_TOKEN = 'bench-admin-token';
+export const ADMIN_TOKEN = 'bench-admin-token-of-at-least-32-characters';
 const ENCRYPTION_KEY = randomBytes(32).toString('hex');
 
 /** The PostgreSQL server of the run: DATABASE_URL's, or an embedded one under .data/bench. */

@@ -11,7 +11,7 @@ import { withDatabaseName } from '../../src/platform/database.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
 import { buildHttp, createRuntime, runWorker, type Runtime } from '../../src/runtime.js';
 
-export const ADMIN_TOKEN = 'test-admin-token';
+export const ADMIN_TOKEN = 'test-admin-token-of-at-least-32-characters';
 
 export interface Reply<T = any> {
   status: number;

@@ -118,7 +118,7 @@ describe('the pxg_session cookie', () => {
   });
 
   it('is Secure when the service listens beyond loopback', async () => {
-    const config = loadConfig({ ...process.env, HOST: '0.0.0.0', ADMIN_TOKEN: 'x', ENCRYPTION_KEY: t.rt.config.encryptionKey.toString('hex'), LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0' }, { dataDir: t.rt.config.dataDir });
+    const config = loadConfig({ ...process.env, HOST: '0.0.0.0', ADMIN_TOKEN: 'x'.repeat(32), ENCRYPTION_KEY: t.rt.config.encryptionKey.toString('hex'), LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0' }, { dataDir: t.rt.config.dataDir });
     const app = await buildHttp(createRuntime(config, t.pool));
     try {
       const m = await t.merchant();

@@ -10,7 +10,7 @@ import { createRuntime, runWorker } from '../../src/runtime.js';
 
 const [databaseUrl, point] = process.argv.slice(2);
 const config = loadConfig(
-  { ADMIN_TOKEN: 'unused', ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent', SIM_PAYOUT_DELAY_MS: '20' },
+  { ADMIN_TOKEN: 'unused'.padEnd(32, '-'), ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent', SIM_PAYOUT_DELAY_MS: '20' },
   { dataDir: mkdtempSync(join(tmpdir(), 'pixgate-dying-')) },
 );
 const rt = createRuntime(config, createPool(databaseUrl!, 4));
