@@ -9,6 +9,7 @@ const V4_FORBIDDEN: ReadonlyArray<readonly [string, number]> = [
   ['100.64.0.0', 10], // carrier-grade NAT
   ['127.0.0.0', 8], // loopback
   ['169.254.0.0', 16], // link-local, incl. cloud metadata 169.254.169.254
+  ['168.63.129.16', 32], // Azure's platform endpoint (wireserver): DHCP, DNS, health probes, VM agent
   ['172.16.0.0', 12], // private
   ['192.0.0.0', 24], // IETF protocol assignments
   ['192.0.2.0', 24], // documentation (TEST-NET-1)

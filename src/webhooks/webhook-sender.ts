@@ -41,9 +41,13 @@ function describeNetworkError(err: unknown): string {
   }
   if (code.startsWith('HPE_')) return 'invalid http response';
   if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|EPROTO/.test(code)) return `tls error (${code})`;
-  const text = code || (err instanceof Error ? err.message : String(err));
+  const text = code || withoutAddresses(err instanceof Error ? err.message : String(err));
   return `network error: ${text}`.slice(0, 200);
 }
+
+/** A socket error's text can name the address it connected to; the merchant reads this text, so it never does. */
+const withoutAddresses = (text: string) =>
+  text.replace(/\[?[0-9a-f]*:[0-9a-f:.]*:[0-9a-f.]+\]?(:\d+)?/gi, '[address]').replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/g, '[address]');
 
 function classify(status: number): Outcome {
   // Node's parser lets `HTTP/1.1 000` and `099` through; no such status exists, so none is recorded.

@@ -93,9 +93,9 @@ export async function resolvePublicTarget(
     const family = isIP(answer.address);
     // A resolver answer that is not an IP literal would make the socket resolve again: refuse.
     if (family !== 4 && family !== 6) throw new TargetRefusedError(`${host} resolves to an invalid address`);
-    if (!opts.allowPrivate && isForbiddenAddress(answer.address)) {
-      throw new TargetRefusedError(`${host} resolves to a non-public address (${answer.address})`);
-    }
+    // The address itself is never named: the text reaches the merchant (delivery records, registration
+    // errors), and an internal address is exactly what a probing merchant must not learn.
+    if (!opts.allowPrivate && isForbiddenAddress(answer.address)) throw new TargetRefusedError(`${host} resolves to a non-public address`);
     first ??= { address: answer.address, family };
   }
   if (first === null) throw new Error(`could not resolve ${host} (no addresses)`);

@@ -197,7 +197,7 @@ describe('sendWebhook address pinning', () => {
       resolver,
     });
     expect(r).toMatchObject({ statusCode: null, success: false, retryable: false });
-    expect(r.error).toBe('blocked: evil.example resolves to a non-public address (127.0.0.1)');
+    expect(r.error).toBe('blocked: evil.example resolves to a non-public address');
     expect(connections).toBe(0);
     expect(hits).toHaveLength(0);
   });
