@@ -20,7 +20,7 @@ import { Workload } from './workload/workload.js';
  * and event must be what the history implies. CHAOS_FAULT_SECONDS bounds the workload (default 75).
  */
 const WORKLOAD_MS = Number(process.env.CHAOS_FAULT_SECONDS ?? 75) * 1000;
-const ADMIN_TOKEN = 'chaos-admin-token';
+const ADMIN_TOKEN = 'chaos-admin-token-0123456789abcdef';
 
 const faultArb = fc.record({
   gapsMs: fc.array(fc.integer({ min: 1000, max: 5000 }), { minLength: 100, maxLength: 100 }),

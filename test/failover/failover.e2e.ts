@@ -20,7 +20,7 @@ import { percentile, timeline, unavailability, WriteWorkload } from './writes.js
 const BEFORE_MS = Number(process.env.FAILOVER_BEFORE_SECONDS ?? 12) * 1000;
 const AFTER_MS = Number(process.env.FAILOVER_AFTER_SECONDS ?? 12) * 1000;
 const LANES = 6;
-const ADMIN_TOKEN = 'failover-admin-token';
+const ADMIN_TOKEN = 'failover-admin-token-0123456789abcdef';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bin = autoFailoverBinDir();
 

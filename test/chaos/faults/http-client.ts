@@ -37,7 +37,7 @@ export interface HttpStats {
  * the work once. The operator's simulator calls carry no key: a lost answer comes back uncertain
  * (status 0) and the workload reads the state back.
  */
-export function httpClient(service: ServiceProcess, adminToken: string, db: Executor, stats: HttpStats): Client {
+export function httpClient(service: Pick<ServiceProcess, 'ready' | 'baseUrl'>, adminToken: string, db: Executor, stats: HttpStats): Client {
   async function call(method: string, url: string, auth: string, body: unknown, idemKey: string | undefined, retryPost: boolean): Promise<CallResult> {
     let uncertain = false;
     const deadline = Date.now() + GIVE_UP_MS;
