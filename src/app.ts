@@ -11,18 +11,20 @@ import { errorHandler, notFoundHandler, routingErrorHandler } from './platform/h
 import { documentIdempotencyKey, registerIdempotency } from './platform/http/idempotency.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './platform/http/json-depth.js';
 import { validatorCompiler } from './platform/http/validation.js';
-import { trackInFlight, type Drain } from './platform/http/drain.js';
+import { trackInFlight } from './platform/http/drain.js';
 import { opsRoutes } from './platform/http/ops.routes.js';
 import { connectRedis, redisReady, registerKeyRateLimit } from './platform/http/rate-limit.js';
 import { createAuthFailureLimiter, limitUnknownCredentials } from './platform/http/auth-failure-limit.js';
 import { observeRequest } from './platform/metrics.js';
-import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { storeRoutes } from './store/store.routes.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { chargeRoutes } from './charges/charge.routes.js';
 import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
+import { statementRoutes } from './statement/statement.routes.js';
+import { webhookOperationRoutes } from './webhooks/webhook-ops.routes.js';
+import { eventRoutes } from './events/event.routes.js';
 import { apiKeyRoutes } from './auth/api-keys.routes.js';
 import { accountRoutes } from './users/account.routes.js';
 import { authRoutes } from './users/auth.routes.js';
@@ -62,13 +64,6 @@ class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-  }
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Readiness and the SIGTERM drain (platform/http/drain.ts). */
-    drain: Drain;
   }
 }
 
@@ -152,8 +147,6 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
   await app.register(opsRoutes(config, pool, drain));
   // The merchant dashboard (web/): static files at /dashboard, outside the API's auth and OpenAPI document.
   await app.register(dashboardRoutes());
-  // The merchant dashboard (web/): static files at /dashboard, outside the API's auth and OpenAPI document.
-  await app.register(dashboardRoutes());
 
   // REDIS_URL: the rate limits are shared by every process (decisions part 18).
   const redis = connectRedis(config);
@@ -172,6 +165,9 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     await merchantApi.register(chargeRoutes(rt));
     await merchantApi.register(withdrawalRoutes(rt));
     await merchantApi.register(webhookRoutes(rt));
+    await merchantApi.register(statementRoutes(rt));
+    await merchantApi.register(webhookOperationRoutes(rt));
+    await merchantApi.register(eventRoutes(rt));
     await merchantApi.register(userRoutes(rt));
     await merchantApi.register(accountRoutes(rt));
     await merchantApi.register(apiKeyRoutes(rt));

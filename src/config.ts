@@ -19,6 +19,8 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   readonly webhookRetryBaseMs: number;
   readonly webhookTimeoutMs: number;
+  /** Events and their delivery records are deleted after this many days (decisions part 16). */
+  readonly eventRetentionDays: number;
   readonly simPayoutDelayMs: number;
   readonly simRefundDelayMs: number;
   /** 0 turns rate limiting off. */
@@ -221,6 +223,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookAllowPrivate: boolVar(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookRetryBaseMs: intVar(env, 'WEBHOOK_RETRY_BASE_MS', 30_000),
     webhookTimeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    eventRetentionDays: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1),
     simPayoutDelayMs: intVar(env, 'SIM_PAYOUT_DELAY_MS', 1000),
     simRefundDelayMs: intVar(env, 'SIM_REFUND_DELAY_MS', 1000),
     rateLimitPerSecond: intVar(env, 'RATE_LIMIT_PER_SECOND', 100),

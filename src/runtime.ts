@@ -5,6 +5,7 @@ import { chargeTasks, scheduleChargeRecovery } from './charges/charge.tasks.js';
 import { scheduleWithdrawalRecovery, withdrawalTasks } from './withdrawals/withdrawal.tasks.js';
 import { idempotencyTasks, scheduleIdempotencyPrune } from './platform/http/idempotency-retention.js';
 import { webhookTasks } from './webhooks/webhook.tasks.js';
+import { eventRetention } from './events/event-retention.js';
 import { startWorkers } from './platform/jobs.js';
 import { Cursors } from './platform/pagination.js';
 import { deriveKey } from './platform/secrets.js';
@@ -30,15 +31,21 @@ export function createRuntime(config: Config, pool: pg.Pool): Runtime {
 export { buildApp as buildHttp };
 
 /**
- * Two runners over one queue: a runner only takes jobs of the tasks it knows. Webhook deliveries wait
+ * Runners over one queue: a runner only takes jobs of the tasks it knows. Webhook deliveries wait
  * on remote receivers (up to WEBHOOK_TIMEOUT_MS each) while holding no database connection, so they get
- * many slots of their own and ten slow receivers cannot hold up payouts, refunds or expiry.
+ * many slots of their own and ten slow receivers cannot hold up payouts, refunds or expiry. Deliveries
+ * to slow endpoints, and a merchant's beyond its share of the fast slots, run in a slow lane of their
+ * own (src/webhooks/fairness.ts).
  */
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
-  const deliveries = webhookTasks(rt);
-  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...unmatchedTasks(rt), ...rt.provider.tasks?.() };
-  const worker = await startWorkers(rt.pool, [{ taskList: money, concurrency }, { taskList: deliveries, concurrency: concurrency * 5 }]);
-  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool),
+  const deliveries = webhookTasks(rt, concurrency * 5);
+  const retention = eventRetention(rt.pool, rt.config.eventRetentionDays);
+  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...retention.tasks, ...unmatchedTasks(rt), ...rt.provider.tasks?.() };
+  const worker = await startWorkers(rt.pool, [
+    { taskList: money, concurrency }, { taskList: deliveries.fast, concurrency: concurrency * 5 },
+    { taskList: deliveries.slow, concurrency: concurrency * 2 },
+  ]);
+  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool), retention.schedule(),
     scheduleUnmatchedRecovery(rt), rt.provider.scheduleJobs?.()]);
   return worker;
 }
