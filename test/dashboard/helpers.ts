@@ -19,8 +19,10 @@ export const field = (page: Page, text: string) =>
 
 export const PASSWORD = 'correto-cavalo-bateria-42';
 
-export async function acceptInvitation(page: Page, base: string, invitePath: string, password = PASSWORD) {
+export async function acceptInvitation(page: Page, base: string, invitePath: string, password = PASSWORD, shot?: (page: Page) => Promise<void>) {
   await page.goto(`${base}${invitePath}`);
+  await page.getByRole('heading', { name: 'Aceitar convite' }).waitFor();
+  await shot?.(page);
   await field(page, 'Senha (12 a 128 caracteres)').fill(password);
   await field(page, 'Repita a senha').fill(password);
   await page.getByRole('button', { name: 'Criar acesso' }).click();

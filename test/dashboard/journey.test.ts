@@ -35,7 +35,7 @@ describe('a merchant\'s whole journey in a real browser', () => {
     const { context, page } = await newPage(browser, 'desktop');
     shotOnFailure(page, 'journey');
 
-    await acceptInvitation(page, t.base, m.invitePath);
+    await acceptInvitation(page, t.base, m.invitePath, undefined, (p) => screenshotBoth(p, 'invite'));
     await page.getByRole('link', { name: 'Ir para o login' }).click();
     await page.waitForURL(/\/dashboard\/login/);
     await screenshotBoth(page, 'login');
@@ -115,6 +115,8 @@ describe('a merchant\'s whole journey in a real browser', () => {
     expect((await page.getByTestId('webhook-secret').textContent())!.trim()).toMatch(/^whsec_/);
     await screenshotBoth(page, 'webhook-created');
     await page.getByRole('dialog').getByRole('button', { name: 'Fechar' }).click();
+    await page.getByTestId('webhooks-table').getByText(hook).waitFor();
+    await screenshotBoth(page, 'webhooks');
     const third = await http(t.base, 'POST', '/transparents/create', { key, body: { method: 'PIX', amount: 700 } });
     await t.admin('POST', `/admin/simulator/charges/${third.body.data.id}/pay`);
     await eventually(() => expect(received.some((b) => b.includes(third.body.data.id))).toBe(true));
@@ -124,11 +126,27 @@ describe('a merchant\'s whole journey in a real browser', () => {
       return page.getByTestId('deliveries-table').textContent().catch(() => '');
     }).toContain('CHARGE_PAID');
     await screenshotBoth(page, 'webhook-deliveries');
+    // Part 16's operations from the page: a test delivery now, a rotated secret shown once.
+    await page.getByRole('button', { name: 'Enviar teste' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Enviar teste' }).click();
+    await page.getByRole('status').getByText('Enviar teste: OK (200)').waitFor();
+    await page.getByRole('button', { name: 'Trocar segredo' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Trocar segredo' }).click();
+    expect((await page.getByTestId('rotated-secret').textContent())!.trim()).toMatch(/^whsec_/);
+    await screenshotBoth(page, 'webhook-operations');
+
+    // The statement lists the money movements; its CSV export downloads with the session.
+    await nav(page, 'Extrato');
+    await page.getByTestId('statement-table').getByText('R$ 1.234,56').first().waitFor();
+    await screenshotBoth(page, 'statement-lines');
+    const csv = await page.request.get(`${t.base}${await page.getByRole('link', { name: 'Baixar CSV' }).getAttribute('href')}`);
+    expect(csv.status()).toBe(200);
+    expect((await csv.text()).split(/\r?\n/)[0]).toBe('createdAt,account,type,amount,balanceAfter,fee,chargeId,refundId,withdrawalId,disputeId,end2endId,description');
 
     await page.getByRole('button', { name: 'Sair' }).click();
     await page.waitForURL(/\/dashboard\/login/);
     expect((await http(t.base, 'GET', '/me/store', { cookie })).status).toBe(401);
     await context.close();
     await t.assertLedger();
-  }, 120_000);
+  }, 240_000);
 });

@@ -36,7 +36,14 @@ function inReais(message: string): string {
  * is shown above the submit button. Inputs are never cleared on failure.
  */
 export function useSubmit() {
+  const t = useT();
   const [error, setError] = useState<ApiError | null>(null);
+  // The API's own words stay (they name the field and the rule); a Portuguese reading goes first.
+  const explain = (e: ApiError) => {
+    const local = t.apiErrors[e.message] ?? t.apiErrors[e.code];
+    const message = inReais(e.message);
+    return local ? `${local} (${message})` : message;
+  };
   const [busy, setBusy] = useState(false);
   const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
@@ -56,9 +63,11 @@ export function useSubmit() {
     setError,
     run,
     /** The reason for this field, for the input's `error` prop. */
-    fieldError: (...names: string[]) => (error?.field && names.some((n) => error.field === n || error.field!.startsWith(`${n}.`) || error.field!.startsWith(`${n}[`)) ? inReais(error.message) : undefined),
+    fieldError: (...names: string[]) => (error?.field && names.some((n) => error.field === n || error.field!.startsWith(`${n}.`) || error.field!.startsWith(`${n}[`)) ? explain(error) : undefined),
     /** The error when no listed field claims it. */
-    otherError: (fields: string[]) => (error && !(error.field && fields.some((f) => error.field === f || error.field!.startsWith(`${f}.`) || error.field!.startsWith(`${f}[`))) ? error.message : null),
+    otherError: (fields: string[]) => (error && !(error.field && fields.some((f) => error.field === f || error.field!.startsWith(`${f}.`) || error.field!.startsWith(`${f}[`))) ? explain(error) : null),
+    /** The error as shown, whatever field it names. */
+    message: error ? explain(error) : null,
   };
 }
 
@@ -159,7 +168,7 @@ export function ConfirmButton({ label, question, onConfirm, color = 'red', varia
       <Modal opened={open} onClose={() => setOpen(false)} title={label} centered>
         <Stack>
           <Text>{question}</Text>
-          <ErrorAlert message={s.error?.message} />
+          <ErrorAlert message={s.message} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpen(false)}>{t.common.cancel}</Button>
             <Button color={color} loading={s.busy} onClick={async () => {

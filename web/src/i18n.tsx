@@ -20,6 +20,21 @@ const pt = {
   statement: { title: 'Extrato', account: 'Conta', from: 'De (data)', to: 'Até (data)', balanceAfter: 'Saldo após', type: 'Tipo', csv: 'Baixar CSV', ofx: 'Baixar OFX', accounts: { available: 'Disponível', pending: 'Em processamento', blocked: 'Bloqueado' } as Record<string, string> },
   apiKeys: { title: 'Chaves de API', new: 'Nova chave', name: 'Nome da chave', submit: 'Criar chave', last4: 'Final', lastUsed: 'Último uso', revoked: 'Revogada em', revoke: 'Revogar', revokeConfirm: 'Revogar esta chave? Integrações que a usam param na hora.', key: 'Sua nova chave', active: 'Ativa' },
   team: { title: 'Equipe', invite: 'Convidar pessoa', name: 'Nome', email: 'E-mail', role: 'Papel', submit: 'Gerar convite', link: 'Link do convite (válido por 72 h). Envie para a pessoa:', changeRole: 'Alterar papel', remove: 'Remover', removeConfirm: 'Remover esta pessoa? A sessão dela termina na hora.', you: 'você', lastLogin: 'Último acesso', roles: { OWNER: 'Dono', DEVELOPER: 'Desenvolvedor', FINANCE: 'Financeiro', VIEWER: 'Leitura' } as Record<string, string> },
+  /** The API speaks English; the commonest answers read in Portuguese too (by message, else by code). */
+  apiErrors: {
+    'Invalid email or password': 'E-mail ou senha incorretos',
+    'totp: invalid': 'Código inválido ou já usado',
+    'code: invalid': 'Código inválido ou já usado',
+    'currentPassword: invalid': 'Senha atual incorreta',
+    'email: already registered': 'Este e-mail já tem acesso ao Pixgate',
+    'role: the last OWNER cannot be removed or demoted': 'A loja precisa de ao menos um Dono',
+    INSUFFICIENT_BALANCE: 'Saldo disponível insuficiente',
+    WITHDRAWAL_IN_PROGRESS: 'Já existe um saque em andamento',
+    RATE_LIMITED: 'Muitas tentativas: aguarde um pouco e tente de novo',
+    FORBIDDEN: 'Seu papel não permite esta ação',
+    NOT_FOUND: 'Não encontrado',
+    NETWORK: 'O servidor não respondeu',
+  } as Record<string, string>,
   account: { title: 'Minha conta', password: 'Trocar senha', current: 'Senha atual', newPassword: 'Nova senha (12 a 128 caracteres)', savePassword: 'Salvar nova senha', passwordSaved: 'Senha alterada. Suas outras sessões foram encerradas.', totp: 'Verificação em duas etapas (TOTP)', totpOn: 'Ativada', totpOff: 'Desativada', enroll: 'Ativar autenticador', scan: 'Escaneie o QR Code no seu aplicativo autenticador, ou digite o segredo:', code: 'Código de 6 dígitos', secret: 'Segredo', confirmTotp: 'Confirmar e ativar', disable: 'Desativar', totpEnabled: 'Verificação em duas etapas ativada.', totpDisabled: 'Verificação em duas etapas desativada.' },
 };
 
@@ -44,6 +59,7 @@ const en: Dict = {
   statement: { title: 'Statement', account: 'Account', from: 'From (date)', to: 'To (date)', balanceAfter: 'Balance after', type: 'Type', csv: 'Download CSV', ofx: 'Download OFX', accounts: { available: 'Available', pending: 'Pending', blocked: 'Blocked' } },
   apiKeys: { title: 'API keys', new: 'New key', name: 'Key name', submit: 'Create key', last4: 'Ends in', lastUsed: 'Last used', revoked: 'Revoked', revoke: 'Revoke', revokeConfirm: 'Revoke this key? Integrations using it stop at once.', key: 'Your new key', active: 'Active' },
   team: { title: 'Team', invite: 'Invite someone', name: 'Name', email: 'E-mail', role: 'Role', submit: 'Create invitation', link: 'Invitation link (valid 72 h). Send it to the person:', changeRole: 'Change role', remove: 'Remove', removeConfirm: 'Remove this person? Their session ends at once.', you: 'you', lastLogin: 'Last login', roles: { OWNER: 'Owner', DEVELOPER: 'Developer', FINANCE: 'Finance', VIEWER: 'Viewer' } },
+  apiErrors: {},
   account: { title: 'My account', password: 'Change password', current: 'Current password', newPassword: 'New password (12 to 128 characters)', savePassword: 'Save new password', passwordSaved: 'Password changed. Your other sessions were ended.', totp: 'Two-step verification (TOTP)', totpOn: 'On', totpOff: 'Off', enroll: 'Set up authenticator', scan: 'Scan the QR code with your authenticator app, or type the secret:', code: '6-digit code', secret: 'Secret', confirmTotp: 'Confirm and turn on', disable: 'Turn off', totpEnabled: 'Two-step verification is on.', totpDisabled: 'Two-step verification is off.' },
 };
 

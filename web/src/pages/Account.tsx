@@ -87,7 +87,7 @@ function Totp() {
           </form>
         ) : (
           <>
-            <ErrorAlert message={s.error?.message} />
+            <ErrorAlert message={s.message} />
             <Button onClick={start} loading={s.busy} style={{ alignSelf: 'flex-start' }}>{t.account.enroll}</Button>
           </>
         )}

@@ -55,7 +55,7 @@ function RoleSelect({ user, onDone }: { user: User; onDone: () => void }) {
       <NativeSelect aria-label={`${t.team.changeRole}: ${user.email}`} size="xs" value={user.role} disabled={s.busy}
         data={ROLES.map((r) => ({ value: r, label: t.team.roles[r] ?? r }))}
         onChange={async (e) => { const role = e.currentTarget.value; if (await s.run(() => api.patch(`/me/users/${encodeURIComponent(user.id)}`, { role }))) onDone(); }} />
-      {s.error ? <Text size="xs" c="red" role="alert">{s.error.message}</Text> : null}
+      {s.message ? <Text size="xs" c="red" role="alert">{s.message}</Text> : null}
     </Stack>
   );
 }

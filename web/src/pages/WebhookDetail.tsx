@@ -42,7 +42,7 @@ function Operations({ id, onChange }: { id: string; onChange: () => void }) {
         </form>
         <ErrorAlert message={s.otherError(['since'])} />
         {note ? <Alert color="blue" role="status">{note}</Alert> : null}
-        {secret ? <ShownOnce label={t.webhooks.newSecret} value={secret} /> : null}
+        {secret ? <ShownOnce label={t.webhooks.newSecret} value={secret} testId="rotated-secret" /> : null}
       </Stack>
     </Paper>
   );
