@@ -51,7 +51,7 @@ it('an api process: /health/ready 503 while draining, a slow request in flight c
   expect(res.statusCode).toBe(201);
   expect(JSON.parse(text).data).toMatchObject({ id: expect.stringMatching(/^mer_/) });
   expect(await api.exited).toBe(0);
-}, 60_000);
+}, 180_000);
 
 it('a worker: its running job (a slow webhook delivery) finishes and is recorded once after SIGTERM, exit 0', async () => {
   // A receiver that holds the delivery until told to answer.
@@ -105,4 +105,4 @@ it('a worker: its running job (a slow webhook delivery) finishes and is recorded
     await api.exited;
     receiver.close();
   }
-}, 60_000);
+}, 180_000);

@@ -59,7 +59,7 @@ export async function startPixgate(command: string, env: Record<string, string>,
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const t0 = Date.now();
   while (!ready.test(out)) {
-    if (child.exitCode !== null || Date.now() - t0 > 30_000) {
+    if (child.exitCode !== null || Date.now() - t0 > 90_000) {
       child.kill('SIGKILL');
       throw new Error(`pixgate ${command} did not start:\n${out}`);
     }
