@@ -41,9 +41,8 @@ export function Statement() {
       </Paper>
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
         <ResponsiveTable rows={list.items} rowKey={(l) => l.id} testId="statement-table" columns={[
-          { label: t.common.description, render: (l) => l.description || l.type },
+          { label: t.statement.type, render: (l) => <><Text size="sm" fw={500}>{t.statement.types[l.type] ?? l.type}</Text><Text size="xs" c="dimmed">{l.description}</Text></> },
           { label: t.common.created, render: (l) => when(l.createdAt, lang) },
-          { label: t.statement.type, render: (l) => <Text size="xs" ff="monospace">{l.type}</Text> },
           { label: t.common.amount, align: 'right', render: (l) => <Text c={l.amount < 0 ? 'red.7' : 'teal.8'} fw={600} size="sm">{money(l.amount)}</Text> },
           { label: t.statement.balanceAfter, align: 'right', render: (l) => money(l.balanceAfter) },
         ]} />
