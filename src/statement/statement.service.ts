@@ -27,16 +27,16 @@ export async function listStatement(rt: Runtime, merchantId: string, q: Statemen
 /** Rows per query of an export: memory stays at one batch whatever the length of the statement. */
 export const EXPORT_BATCH = 2000;
 
-/** Every line of [from, to), oldest first, read in keyset batches of short queries (no long transaction). */
-export async function* exportLines(
+/** Every line of [from, to), oldest first, a batch at a time, read by keyset in short queries (no long transaction). */
+export async function* exportBatches(
   db: Executor, merchantId: string, account: StatementAccount, range: Range, batch = EXPORT_BATCH,
-): AsyncGenerator<StatementLineView> {
+): AsyncGenerator<StatementLineView[]> {
   const kind = ACCOUNT_KIND[account];
   await foldPending(db, merchantId, kind);
   let after: { at: Date | string; id: string } = { at: '-infinity', id: '' };
   for (;;) {
     const rows = await selectBatch(db, merchantId, kind, range, after, batch);
-    for (const row of rows) yield toLineView(row, account, merchantId);
+    if (rows.length) yield rows.map((row) => toLineView(row, account, merchantId));
     const last = rows[rows.length - 1];
     if (!last || rows.length < batch) return;
     after = { at: last.created_at, id: last.id };
