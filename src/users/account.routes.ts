@@ -23,8 +23,10 @@ export function accountRoutes(rt: Runtime) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const onRequest = requireSession('read');
 
+    // No answer is stored under an Idempotency-Key here: its request hash would be an unsalted SHA-256 of
+    // the passwords. A repeated change finds the current password changed (`currentPassword: invalid`).
     app.post('/me/password', { onRequest, schema: { tags, security: sessionSecurity, body: PasswordBody, response: UserAnswer } },
-      async (req) => ok(await changePassword(rt, me(req), req.body, req.idempotency)));
+      async (req) => ok(await changePassword(rt, me(req), req.body)));
 
     app.post('/me/totp', {
       onRequest,
