@@ -113,7 +113,7 @@ describe('charges: PUT /cob/{txid}', () => {
 
   it('a PSP that does not answer within API_PIX_TIMEOUT_MS is 502 too', async () => {
     const m = await t.merchant();
-    psp.delayNext('PUT /api/v2/cob/', 1500);
+    psp.delayNext('PUT /api/v2/cob/', 3500);
     expectError(await create(m, { amount: 1000 }), 502, 'PROVIDER_ERROR');
     expect(await chargeRows(m.id)).toBe(0);
   });

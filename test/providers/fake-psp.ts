@@ -200,7 +200,7 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
       API_PIX_WEBHOOK_TOKEN: 'whk-token-' + randomBytes(24).toString('hex'),
       API_PIX_PAYOUT_KEY: 'payouts@pixgate.example',
       API_PIX_POLL_INTERVAL_MS: '50',
-      API_PIX_TIMEOUT_MS: '1000',
+      API_PIX_TIMEOUT_MS: '3000',
       ...(files ? { API_PIX_CERT_FILE: files.cert, API_PIX_KEY_FILE: files.key, API_PIX_CA_FILE: files.ca } : { API_PIX_ALLOW_HTTP: 'true' }),
       ...opts.env,
     },

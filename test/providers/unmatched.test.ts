@@ -44,6 +44,16 @@ async function unmatched(fields: { txid?: string; valor: string; pagador?: { nom
   return { pix, u };
 }
 
+/**
+ * The poll job of a devolução, due now instead of in a minute, until `done`. Queued again on each try: the
+ * adapter schedules its own poll (a minute later, under the same job key) right after the PSP answers.
+ */
+const pollUntil = (devolucaoId: string, done: () => Promise<boolean>) =>
+  eventually(async () => {
+    await enqueue(t.pool, 'api-pix:unmatched-refund:poll', { id: devolucaoId, attempt: 0 }, { jobKey: `api-pix:unmatched-refund:poll:${devolucaoId}` });
+    return done();
+  }, 20_000, 250);
+
 const unmatchedFunds = async () =>
   (await t.pool.query(`SELECT coalesce(sum(amount), 0)::bigint AS s FROM ledger_entries WHERE account_id = 'platform:unmatched_funds'`)).rows[0].s as number;
 
@@ -129,17 +139,14 @@ describe('refunding an unmatched payment (a devolução of the whole PIX)', () =
     const ofPix = () => [...psp.devolucoes.entries()].filter(([k]) => k.startsWith(`${pix.endToEndId}/`)).map(([, d]) => d);
     const [first] = (await eventually(() => ofPix().length === 1 && ofPix())) as ReturnType<typeof ofPix>;
     Object.assign(first!, { status: 'NAO_REALIZADO', motivo: 'Conta do pagador encerrada' });
-    // The poll job, due now instead of in a minute.
-    await enqueue(t.pool, 'api-pix:unmatched-refund:poll', { id: first!.id, attempt: 0 }, { jobKey: `api-pix:unmatched-refund:poll:${first!.id}` });
-    await eventually(async () => (await find(u.id)).status === 'OPEN');
+    await pollUntil(first!.id, async () => (await find(u.id)).status === 'OPEN');
     expect(await find(u.id)).toMatchObject({ status: 'OPEN', failedReason: 'Conta do pagador encerrada' });
     await t.assertLedger();
 
     expect((await t.admin('POST', `/admin/unmatched-payments/${u.id}/refund`)).body.data).toMatchObject({ status: 'REFUNDING', failedReason: null });
     const second = ((await eventually(() => ofPix().length === 2 && ofPix())) as ReturnType<typeof ofPix>).find((d) => d.id !== first!.id)!;
     second.status = 'DEVOLVIDO';
-    await enqueue(t.pool, 'api-pix:unmatched-refund:poll', { id: second.id, attempt: 0 }, { jobKey: `api-pix:unmatched-refund:poll:${second.id}` });
-    await eventually(async () => (await find(u.id)).status === 'REFUNDED');
+    await pollUntil(second.id, async () => (await find(u.id)).status === 'REFUNDED');
     await t.assertLedger();
   });
 
