@@ -206,6 +206,7 @@ describe('reconciliation sweep', () => {
     // Progress never moves back: an older sweep finishing late leaves the newer end.
     await reconcileReceived(restarted, api(), new Date(first.getTime() - 10_000));
     expect((await t.pool.query('SELECT covered_until FROM psp_reconcile_progress')).rows[0].covered_until.getTime()).toBe(first.getTime());
+    await t.assertLedger();
   });
 });
 

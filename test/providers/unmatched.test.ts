@@ -107,6 +107,7 @@ describe('unmatched payments: every kind is recorded and listed', () => {
       400, 'VALIDATION_ERROR', 'after: invalid cursor');
     const m = await t.merchant();
     expectError(await t.request('GET', '/admin/unmatched-payments', { key: m.key }), 401, 'UNAUTHORIZED');
+    await t.assertLedger();
   });
 });
 
