@@ -81,6 +81,9 @@ it('a worker: its running job (a slow webhook delivery) finishes and is recorded
     expect((await json(base, 'POST', `/admin/simulator/charges/${charge.id}/pay`, ADMIN_TOKEN)).status).toBe(200);
 
     await delivery; // the worker is inside the job now
+    const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^pixgate_jobs_running\{task="webhooks\.deliver"\} 1$/m);
     worker.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     const ready = await fetch(`http://127.0.0.1:${metricsPort}/health/ready`);
