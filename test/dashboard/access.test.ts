@@ -9,6 +9,7 @@ let browser: Browser;
 let owner: { context: BrowserContext; page: Page };
 let m: Awaited<ReturnType<typeof merchantWithOwner>>;
 const OWNER = 'joao@padariadojoao.com.br';
+const NEW_PASSWORD = 'pao-de-queijo-quentinho-7';
 
 beforeAll(async () => {
   [t, browser] = await Promise.all([createLiveContext(), launchBrowser()]);
@@ -46,7 +47,7 @@ describe('roles, sessions and forms in a real browser', () => {
     await amount.fill('12,50');
     await page.getByRole('button', { name: 'Criar cobrança' }).click();
     await page.getByRole('heading', { name: 'R$ 12,50' }).waitFor();
-  }, 120_000);
+  }, 240_000);
 
   it('customers: create one from the page; events and statement list what happened', async () => {
     const { page } = owner;
@@ -64,7 +65,7 @@ describe('roles, sessions and forms in a real browser', () => {
     await nav(page, 'Extrato');
     await page.getByRole('link', { name: 'Baixar CSV' }).waitFor();
     await screenshotBoth(page, 'statement');
-  }, 120_000);
+  }, 240_000);
 
   it('team: an invited VIEWER sees no action button and the API refuses them anyway; a role change ends the session, login returns to the page', async () => {
     const { page } = owner;
@@ -145,8 +146,33 @@ describe('roles, sessions and forms in a real browser', () => {
     await v.getByRole('heading', { name: 'Clientes' }).waitFor();
     await v.goto(`${t.base}/dashboard/withdrawals`);
     await v.getByRole('button', { name: 'Solicitar saque' }).waitFor();
+    const financeCookie = await sessionCookie(v);
+
+    // Removed from the team: their session ends at once.
+    await page.reload();
+    await page.getByRole('button', { name: 'Remover' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remover' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('team-table').getByText('vitor@padariadojoao.com.br').waitFor({ state: 'detached' });
+    expect((await http(t.base, 'GET', '/me/store', { cookie: financeCookie })).status).toBe(401);
     await viewer.context.close();
-  }, 120_000);
+  }, 240_000);
+
+  it('password change: a wrong current password is shown at its field, the right one saves', async () => {
+    const { page } = owner;
+    shotOnFailure(page, 'password');
+    await nav(page, 'Minha conta');
+    await field(page, 'Senha atual').fill('not-my-password');
+    await field(page, 'Nova senha (12 a 128 caracteres)').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Salvar nova senha' }).click();
+    const current = field(page, 'Senha atual');
+    await poll(() => current.getAttribute('aria-invalid')).toBe('true');
+    expect(await field(page, 'Nova senha (12 a 128 caracteres)').inputValue()).toBe(NEW_PASSWORD);
+    await current.fill(PASSWORD);
+    await page.getByRole('button', { name: 'Salvar nova senha' }).click();
+    await page.getByText('Senha alterada').waitFor();
+    expect((await http(t.base, 'POST', '/auth/login', { body: { email: OWNER, password: NEW_PASSWORD } })).status).toBe(200);
+  }, 240_000);
 
   it('TOTP: enrol with the QR page, then login asks for the code; a wrong code keeps e-mail and password', async () => {
     const { page } = owner;
@@ -164,20 +190,20 @@ describe('roles, sessions and forms in a real browser', () => {
 
     await page.getByRole('button', { name: 'Sair' }).click();
     await page.waitForURL(/\/dashboard\/login/);
-    await logIn(page, OWNER);
+    await logIn(page, OWNER, NEW_PASSWORD);
     const code = field(page, 'Código do autenticador (6 dígitos)');
     await code.waitFor();
     await code.fill('000000');
     await page.getByRole('button', { name: 'Entrar' }).click();
     await poll(() => code.getAttribute('aria-invalid')).toBe('true');
     expect(await field(page, 'E-mail').inputValue()).toBe(OWNER);
-    expect(await field(page, 'Senha').inputValue()).toBe(PASSWORD);
+    expect(await field(page, 'Senha').inputValue()).toBe(NEW_PASSWORD);
     await screenshotBoth(page, 'login-totp');
     // The next step's code: the enrolment's code may not be used twice within its window.
     await code.fill(totp.generate({ timestamp: Date.now() + 30_000 }));
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByRole('heading', { name: 'Padaria do João' }).waitFor();
-  }, 120_000);
+  }, 240_000);
 
   it('English can be chosen; money stays in reais', async () => {
     const { page } = owner;
@@ -187,5 +213,5 @@ describe('roles, sessions and forms in a real browser', () => {
     expect(await page.getByTestId('balance-available').textContent()).toMatch(/^R\$ \d/);
     await screenshotBoth(page, 'overview-en');
     await page.getByLabel('Language').selectOption('pt-BR');
-  }, 120_000);
+  }, 240_000);
 });

@@ -143,6 +143,13 @@ describe('a merchant\'s whole journey in a real browser', () => {
     expect(csv.status()).toBe(200);
     expect((await csv.text()).split(/\r?\n/)[0]).toBe('createdAt,account,type,amount,balanceAfter,fee,chargeId,refundId,withdrawalId,disputeId,end2endId,description');
 
+    // The key is revoked from the page: refused at once.
+    await nav(page, 'Chaves de API');
+    await page.getByRole('button', { name: 'Revogar' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revogar' }).click();
+    await page.getByTestId('api-keys-table').getByText('Revogada em').waitFor();
+    expect((await http(t.base, 'GET', '/me/balance', { key })).status).toBe(401);
+
     await page.getByRole('button', { name: 'Sair' }).click();
     await page.waitForURL(/\/dashboard\/login/);
     expect((await http(t.base, 'GET', '/me/store', { cookie })).status).toBe(401);
