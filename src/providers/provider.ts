@@ -5,8 +5,9 @@ import type { PixKeyType } from '../pix/index.js';
  * The PIX network port. The core never talks to a PSP directly: it calls these methods from
  * background jobs (after its own transaction committed) — except `createCharge`, which a create
  * request awaits — and receives the PSP's notifications through idempotent core functions:
- * - a received PIX (API Pix webhook `pix[]`): `receivePayment(rt, PaymentNotification)` in
- *   src/charges/charge-payment.ts, idempotent by endToEndId;
+ * - a received PIX, as the PSP itself reports it (a notification is confirmed first; the sweep lists
+ *   them): `acceptReceivedPix(rt, ReceivedPix)` in src/unmatched/received-pix.ts, idempotent by
+ *   endToEndId — the charge through `receivePayment` (src/charges/charge-payment.ts), or an unmatched payment;
  * - a devolução's result (DEVOLVIDO | NAO_REALIZADO): `settleRefund(rt, refundId, RefundOutcome)` in
  *   src/refunds/refund-settlement.ts, idempotent by refund id;
  * - an infraction report (MED): `openDispute(rt, { endToEndId })` / `resolveDispute(rt, disputeId,
