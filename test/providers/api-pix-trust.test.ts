@@ -75,6 +75,20 @@ describe('a notification is a hint: the PSP confirms it', () => {
     await t.assertLedger();
   });
 
+  it('a PSP answer for another PIX than the one asked about is a mismatch: nothing changes', async () => {
+    const m = await t.merchant();
+    const c = await charge(m, 1100);
+    const real = psp.receive({ txid: c.txid, valor: '11.00' });
+    const asked = newEndToEndId('87654321', new Date());
+    psp.received.set(asked, real); // the PSP's record under another id
+    const before = await unconfirmed('mismatch');
+    expect((await notify([{ ...real, endToEndId: asked }])).body.data).toEqual({ received: 0 });
+    expect(await unconfirmed('mismatch')).toBe(before + 1);
+    expect((await check(t, m, c.id)).status).toBe('PENDING');
+    psp.received.delete(asked);
+    await t.assertLedger();
+  });
+
   it('an inflated valor in the notification is ignored: the PSP\'s (correct) amount pays the charge', async () => {
     const m = await t.merchant();
     const c = await charge(m, 2500);
