@@ -32,8 +32,12 @@ beforeAll(async () => {
   const cursors = Object.values(await cursorsOf(t, b.merchant.key));
   const ids = Object.values(a).filter((v): v is string => typeof v === 'string');
   const m = a.merchant;
+  // Session-only routes (team, API keys, account) run as an OWNER; PATCH lands on a teammate of its own.
+  const owner = await t.user(m.id);
+  const teammate = await t.user(m.id, 'VIEWER');
   ctx = {
     key: m.key,
+    session: owner.token,
     adminToken: ADMIN_TOKEN,
     ids: [...ids, m.id, m.keyId],
     cursors,
@@ -55,6 +59,15 @@ beforeAll(async () => {
       'POST /admin/simulator/disputes/{id}/resolve': { outcome: 'REJECTED' },
       'POST /admin/simulator/refunds/{id}/fail': { reason: 'fuzz' },
       'POST /admin/simulator/withdrawals/{id}/fail': { reason: 'fuzz' },
+      'POST /auth/login': { email: 'fuzz-login@example.com', password: 'fuzz password 1', totp: '123456' },
+      'POST /auth/invitations/{token}/accept': { password: 'fuzz password 1', name: 'Fuzz' },
+      'POST /me/users': { email: 'fuzz-user@example.com', name: 'Fuzz', role: 'VIEWER' },
+      'PATCH /me/users/{id}': { role: 'FINANCE' },
+      'POST /me/api-keys': { name: 'fuzz' },
+      'POST /me/password': { currentPassword: 'not the password', newPassword: 'fuzz new password 1' },
+      'POST /me/totp/confirm': { code: '123456' },
+      'DELETE /me/totp': { code: '123456' },
+      'POST /admin/merchants/{id}/users': { email: 'fuzz-admin@example.com', name: 'Fuzz', role: 'OWNER' },
     },
     realParams: {
       'GET /customers/{id}': { id: a.customerId },
@@ -76,6 +89,12 @@ beforeAll(async () => {
       'POST /admin/simulator/refunds/{id}/fail': { id: a.refundId },
       'POST /admin/simulator/withdrawals/{id}/complete': { id: a.withdrawalId },
       'POST /admin/simulator/withdrawals/{id}/fail': { id: a.withdrawalId },
+      'POST /auth/invitations/{token}/accept': { token: 'not-an-invitation' },
+      'PATCH /me/users/{id}': { id: teammate.id },
+      'DELETE /me/users/{id}': { id: teammate.id },
+      'DELETE /me/api-keys/{id}': { id: 'key_unknown' },
+      'POST /admin/merchants/{id}/users': { id: m.id },
+      'POST /transparents/simulate-payment': { id: a.pendingChargeId },
     },
   };
 });

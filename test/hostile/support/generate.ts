@@ -37,6 +37,8 @@ export interface Case {
 export interface FuzzContext {
   key: string;
   adminToken: string;
+  /** A dashboard session token (OWNER of the merchant of `key`) for session-only routes. */
+  session: string;
   /** A valid body per operation (`POST /customers` → {...}); mutations start from it. */
   bases: Record<string, unknown>;
   /** Real path and query values per operation (raw-encoded), used where every variant is invalid anyway. */
@@ -103,7 +105,9 @@ export function generateCases(ops: Operation[], ctx: FuzzContext, seed: number, 
   for (const [opIndex, op] of ops.entries()) {
     const opSeed = seed + opIndex * 104729;
     const real = ctx.realParams[op.name] ?? {};
-    const auth = op.auth === 'admin' ? `Bearer ${ctx.adminToken}` : op.auth === 'merchant' ? `Bearer ${ctx.key}` : undefined;
+    const auth = op.auth === 'admin' ? `Bearer ${ctx.adminToken}` : op.auth === 'merchant' ? `Bearer ${ctx.key}` : op.auth === 'session' ? `Bearer ${ctx.session}` : undefined;
+    // Merchant-scope POSTs take an Idempotency-Key; /auth/* is outside that scope.
+    const idempotent = (op.auth === 'merchant' || op.auth === 'session') && op.method === 'POST' && !op.path.startsWith('/auth/');
     const headers = (extra: Record<string, string | string[]> = {}) => ({ ...(auth ? { authorization: auth } : {}), ...extra });
     const url = (over: Record<string, string> = {}, extraQuery: [string, string][] = []) => {
       const all = { ...real, ...over };
@@ -119,7 +123,7 @@ export function generateCases(ops: Operation[], ctx: FuzzContext, seed: number, 
       if (base === undefined) throw new Error(`no base body for ${op.name}`);
       if (!schemaAccepts(op.body, base)) throw new Error(`base body of ${op.name} is invalid: ${JSON.stringify(ajv.errors)}`);
       // Half of a merchant POST's variants carry a fresh Idempotency-Key: a refused request must store no answer.
-      const keyed = op.auth === 'merchant' && op.method === 'POST';
+      const keyed = idempotent;
       for (const [i, v] of bodyVariants(op.body, base, opSeed, randomCount).entries()) {
         const key: Record<string, string> = keyed && rnd.int(2) === 0 ? { 'idempotency-key': `fuzz-${opIndex}-${i}` } : {};
         const c = bodyCase(v, op.body, url(), headers({ ...json, ...key }));
@@ -145,7 +149,7 @@ export function generateCases(ops: Operation[], ctx: FuzzContext, seed: number, 
         add({ kind: 'header.authorization', detail: value.slice(0, 40), url: url(), headers: h, ...withBody, expect: { statuses: [401], error: 'UNAUTHORIZED' } });
       }
     }
-    if (op.auth === 'merchant' && op.method === 'POST') {
+    if (idempotent) {
       const idem = { statuses: [400], error: 'VALIDATION_ERROR', message: 'Idempotency-Key: must be 1 to 255 printable ASCII characters' };
       for (const k of BAD_IDEMPOTENCY_KEYS) {
         add({ kind: 'header.idempotency-key', detail: JSON.stringify(k).slice(0, 40), url: url(), headers: headers({ ...json, 'idempotency-key': k }), payload: op.body ? baseText : undefined, expect: idem });

@@ -13,7 +13,8 @@ export interface Operation {
   /** OpenAPI path template, e.g. `/customers/{id}`. */
   path: string;
   name: string;
-  auth: 'merchant' | 'admin' | 'none';
+  /** `session`: a dashboard session only (an API key gets 403), decisions part 15. */
+  auth: 'merchant' | 'admin' | 'none' | 'session';
   params: Param[];
   body?: JsonSchema;
   /** Whether the success answer is a list (carries `pagination`). */
@@ -25,7 +26,8 @@ export function operationsOf(doc: any): Operation[] {
   for (const [path, byMethod] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(byMethod)) {
       const security: any[] = op.security ?? doc.security ?? [];
-      const auth = security.length === 0 ? 'none' : 'adminToken' in security[0] ? 'admin' : 'merchant';
+      const auth = security.length === 0 ? 'none' : 'adminToken' in security[0] ? 'admin'
+        : 'session' in security[0] || 'sessionCookie' in security[0] ? 'session' : 'merchant';
       const success = op.responses?.['200'] ?? op.responses?.['201'];
       const successSchema = success?.content?.['application/json']?.schema;
       ops.push({
