@@ -36,7 +36,6 @@ export const CreatedEndpointSchema = Type.Object({
 
 export const DeliverySchema = Type.Object({
   id: Type.String({ examples: ['dlv_8mKq2Lx0Vb7Rt4Yc1Nw9Za'] }),
-  webhookId: Type.String({ description: 'The endpoint it went to.' }),
   eventId: Type.String(),
   event: StringEnum(LISTED_EVENT_TYPES),
   attempt: Type.Integer({ minimum: 1, maximum: 3, description: 'Within its series: each redeliver starts again at 1.' }),

@@ -24,7 +24,6 @@ export interface CreatedEndpoint extends Endpoint {
 }
 export interface Delivery {
   id: string;
-  webhookId: string;
   eventId: string;
   event: AnyEventType;
   attempt: number;
@@ -44,7 +43,7 @@ const endpointView = (r: Pick<EndpointRow, 'id' | 'url' | 'events' | 'created_at
 });
 
 export const deliveryView = (r: DeliveryRow): Delivery => ({
-  id: r.id, webhookId: r.endpoint_id, eventId: r.event_id, event: r.event_type, attempt: r.attempt, statusCode: r.status_code,
+  id: r.id, eventId: r.event_id, event: r.event_type, attempt: r.attempt, statusCode: r.status_code,
   success: r.success, error: r.error, durationMs: r.duration_ms, manual: r.manual, createdAt: r.created_at.toISOString(),
 });
 

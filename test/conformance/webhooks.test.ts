@@ -132,7 +132,7 @@ describe('deliveries (decisions part 9)', () => {
       const list = expectOk(await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key: m.key }));
       return list.length === 1 && list;
     });
-    expect(keys(record)).toEqual(['attempt', 'createdAt', 'durationMs', 'error', 'event', 'eventId', 'id', 'statusCode', 'success']);
+    expect(keys(record)).toEqual(['attempt', 'createdAt', 'durationMs', 'error', 'event', 'eventId', 'id', 'manual', 'statusCode', 'success']);
     expect(record).toMatchObject({ eventId: payload.id, event: 'CHARGE_CREATED', attempt: 1, statusCode: 200, success: true, error: null });
     expect(record.id).toMatch(idOf('dlv'));
     expect(record.createdAt).toMatch(ISO_MS);

@@ -117,9 +117,12 @@ describe('GET /events/{id}', () => {
     expect(Object.keys(res.body.data).sort()).toEqual([...EVENT_KEYS, 'attempts'].sort());
     expect(res.body.data).toMatchObject({ id: eventId, type: 'CHARGE_PAID', data: { id: 'chg_att' }, deliveries: { pending: 0, succeeded: 1, failed: 1 } });
     const attempts = res.body.data.attempts as Array<Record<string, unknown>>;
-    expect(attempts.map((x) => [x.webhookId, x.statusCode, x.success, x.attempt, x.manual]).sort()).toEqual([
-      [a.id, 200, true, 1, false], [b.id, 410, false, 1, false],
+    expect(attempts.map((x) => [x.eventId, x.statusCode, x.success, x.attempt, x.manual]).sort()).toEqual([
+      [eventId, 200, true, 1, false], [eventId, 410, false, 1, false],
     ].sort());
+    // The same records as each endpoint's history shows.
+    const history = [...(await deliveriesOf(t, m.key, a.id, 1)), ...(await deliveriesOf(t, m.key, b.id, 1))];
+    expect([...attempts].sort((x, y) => String(x.id).localeCompare(String(y.id)))).toEqual(history.sort((x, y) => x.id.localeCompare(y.id)));
   });
 
   it('is 404 for an unknown id and for another merchant\'s event', async () => {

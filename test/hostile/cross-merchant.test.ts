@@ -169,6 +169,29 @@ describe('merchant B with merchant A\'s ids', () => {
     expect(team.body.data.find((u: { id: string }) => u.id === userOfA.id)?.role).toBe('OWNER');
   });
 
+  it("webhook operations and events (decisions part 16): B with A's endpoint and event ids gets what unknown ids get; A's endpoint, secret and events unchanged", async () => {
+    const before = await viewOfA();
+    const eventsOfA = async () => (await t.request('GET', '/events?limit=100', { key: a.merchant.key })).body;
+    const eventsBefore = await eventsOfA();
+    const eventId = eventsBefore.data.find((e: { deliveries: { succeeded: number } }) => e.deliveries.succeeded > 0).id as string;
+    const operations: Array<[string, unknown]> = [
+      ['test', undefined], ['redeliver', { eventId }], ['recover', { since: new Date(0).toISOString() }], ['rotate-secret', { expiresInSeconds: 0 }],
+    ];
+    for (const [op, body] of operations) {
+      expectNotFound(await sameAsUnknown(`POST /webhooks/{id}/${op}`, 'POST', (id) => `/webhooks/${id}/${op}`, a.endpointId, 'whk_0000000000000000000000', body));
+    }
+    expectNotFound(await sameAsUnknown('GET /events/{id}', 'GET', (id) => `/events/${id}`, eventId, 'evt_0000000000000000000000'));
+    // A's event redelivered to B's own endpoint: exactly as an event that never existed.
+    const own = (await asB('POST', '/webhooks', { url: receiver.url(receiver.path()), events: ['CHARGE_PAID'] })).body.data.id as string;
+    const theirs = await asB('POST', `/webhooks/${own}/redeliver`, { eventId });
+    const never = await asB('POST', `/webhooks/${own}/redeliver`, { eventId: 'evt_0000000000000000000000' });
+    expect([theirs.status, theirs.body]).toEqual([400, { error: 'VALIDATION_ERROR', message: 'eventId: not delivered to this endpoint', success: false }]);
+    expect(theirs.body).toEqual(never.body);
+    expect((await asB('GET', '/events?limit=100')).body.data.map((e: { id: string }) => e.id)).not.toContain(eventId);
+    expect(await viewOfA()).toEqual(before);
+    expect(await eventsOfA()).toEqual(eventsBefore);
+  });
+
   it('covers every id-bearing merchant route of the OpenAPI document', async () => {
     const doc = (await t.request('GET', '/openapi.json')).body;
     const idRoutes = operationsOf(doc)

@@ -20,7 +20,7 @@ afterAll(async () => {
   await rx?.stop();
 });
 
-const DELIVERY_KEYS = ['attempt', 'createdAt', 'durationMs', 'error', 'event', 'eventId', 'id', 'manual', 'statusCode', 'success', 'webhookId'];
+const DELIVERY_KEYS = ['attempt', 'createdAt', 'durationMs', 'error', 'event', 'eventId', 'id', 'manual', 'statusCode', 'success'];
 const charge = (id: string) => ({ id, amount: 1500, status: 'PAID', paidAt: '2026-11-22T18:00:00.000Z' });
 
 /** Recomputes the signature from the raw bytes, independently of src/webhooks/signature.ts. */

@@ -43,7 +43,7 @@ describe('POST /webhooks/{id}/test', () => {
     const res = await post(m.key, `/webhooks/${e.id}/test`);
     expect(res.status).toBe(200);
     const d = res.body.data;
-    expect(d).toMatchObject({ webhookId: e.id, event: 'WEBHOOK_TEST', attempt: 1, statusCode: 200, success: true, error: null, manual: true });
+    expect(d).toMatchObject({ event: 'WEBHOOK_TEST', attempt: 1, statusCode: 200, success: true, error: null, manual: true });
     const [hit] = rx.hitsFor(path);
     const sent = JSON.parse(hit!.raw.toString());
     expect(Object.keys(sent)).toEqual(['id', 'event', 'createdAt', 'data']);
