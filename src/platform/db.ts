@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { multiHostPoolConfig } from './multi-host.js';
+import { multiHostPoolConfig } from './multi-host-pool.js';
 
 // BIGINT cents arrive as strings by default; numbers are exact up to 2^53, far above every bound of the spec.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { forHost, sslAttempts, type SslAttempt } from './multi-host-ssl.js';
-import { parseConnectionUri, type ConnectionSpec, type HostAddress, type SessionAttrs } from './multi-host-uri.js';
+import { type ConnectionSpec, type HostAddress, type SessionAttrs } from './multi-host-uri.js';
 
 /** One host as the pool connects to it: the address, and the TLS choice its probe settled on. */
 export interface Target extends HostAddress {
@@ -14,10 +14,10 @@ export const isHostGone = (err: unknown): boolean => {
   return (typeof code === 'string' && HOST_GONE.test(code))
     || (typeof message === 'string' && /^(Connection terminated|timeout expired|Client has encountered a connection error)/.test(message));
 };
-const READ_ONLY = '25006'; // read_only_sql_transaction: a write reached a standby or a demoted primary
+export const READ_ONLY = '25006'; // read_only_sql_transaction: a write reached a standby or a demoted primary
 
-const ROLE_QUERY = `SELECT pg_is_in_recovery() AS standby, current_setting('transaction_read_only') = 'on' AS read_only`;
-type Role = { standby: boolean; read_only: boolean };
+export const ROLE_QUERY = `SELECT pg_is_in_recovery() AS standby, current_setting('transaction_read_only') = 'on' AS read_only`;
+export type Role = { standby: boolean; read_only: boolean };
 const fits = (attrs: SessionAttrs, r: Role): boolean =>
   attrs === 'read-write' ? !r.read_only : attrs === 'read-only' ? r.read_only : attrs === 'primary' ? !r.standby
     : attrs === 'standby' ? r.standby : true;
@@ -115,89 +115,4 @@ export class HostChooser {
     }
     throw unavailable(`no ${this.spec.targetSessionAttrs} PostgreSQL server: ${failures.join('; ')}`);
   }
-}
-
-export interface MultiHostPoolConfig {
-  Client: typeof pg.Client;
-  chooser: HostChooser;
-  /** What the pool's own constructor would read from a connection string. */
-  base: pg.ClientConfig;
-}
-
-type Aimable = { host: string; port: number; ssl: unknown; connection: { ssl: unknown }; connectionParameters: { host: string; port: number } };
-
-/**
- * A pg.Client class for pg.Pool (its `Client` option) whose connect() first asks the chooser where to go,
- * checks the session's role when target_session_attrs asks for one, and reports what it sees: a failed
- * connect or a read-only error on any query makes the chooser choose again. graphile-worker takes the
- * same pool, so it follows too.
- */
-export function multiHostPoolConfig(uri: string, env: NodeJS.ProcessEnv = process.env): MultiHostPoolConfig {
-  const spec = parseConnectionUri(uri, env);
-  const base: pg.ClientConfig = {
-    user: spec.user,
-    database: spec.database,
-    ...(spec.password !== undefined ? { password: spec.password } : {}),
-    ...(spec.applicationName ? { application_name: spec.applicationName } : {}),
-    ...(spec.options ? { options: spec.options } : {}),
-    ...(spec.connectTimeout ? { connectionTimeoutMillis: spec.connectTimeout * 1000 } : {}),
-    keepAlive: spec.keepalives,
-    ...(spec.keepalivesIdle ? { keepAliveInitialDelayMillis: spec.keepalivesIdle * 1000 } : {}),
-  };
-  const chooser = new HostChooser(spec, base);
-
-  class MultiHostClient extends pg.Client {
-    private target: Target | null = null;
-
-    override connect(): Promise<pg.Client>;
-    override connect(callback: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): void;
-    override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
-      const done = this.connectToTarget().then(() => this);
-      if (!callback) return done;
-      const cb = callback as (err: Error | null, c?: pg.Client) => void;
-      done.then((c) => cb(null, c), (err: Error) => cb(err));
-    }
-
-    private async connectToTarget(): Promise<void> {
-      const t = await chooser.target();
-      const self = this as unknown as Aimable;
-      const { host, port, ssl } = chooser.configFor(t);
-      Object.assign(self, { host, port, ssl });
-      self.connection.ssl = ssl;
-      Object.assign(self.connectionParameters, { host: t.host, port: t.port });
-      try {
-        await super.connect();
-      } catch (err) {
-        chooser.lost(t);
-        throw err;
-      }
-      if (chooser.checksRole) {
-        const role = (await super.query<Role>(ROLE_QUERY)).rows[0]!;
-        if (!chooser.fits(role)) {
-          chooser.demoted(t);
-          await this.end().catch(() => {});
-          throw Object.assign(new Error(`${t.host}:${t.port} is no longer ${chooser.spec.targetSessionAttrs}`), { code: READ_ONLY });
-        }
-      }
-      this.target = t;
-      chooser.track(this, t);
-    }
-
-    override query(...args: unknown[]): never {
-      const last = args.length - 1;
-      const callback = args[last];
-      if (typeof callback === 'function') args[last] = (err: unknown, res: unknown) => (this.saw(err), callback(err, res));
-      const result = (super.query as (...a: unknown[]) => unknown)(...args);
-      if (result instanceof Promise) result.then(undefined, (err: unknown) => this.saw(err));
-      return result as never;
-    }
-
-    private saw(err: unknown): void {
-      if (!err || !this.target) return;
-      if ((err as { code?: string }).code === READ_ONLY) chooser.demoted(this.target);
-      else if (isHostGone(err)) chooser.lost(this.target);
-    }
-  }
-
-  return { Client: MultiHostClient, chooser, base };
 }
