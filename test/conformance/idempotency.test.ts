@@ -186,7 +186,7 @@ describe('the header', () => {
   });
 
   it('/admin ignores it', async () => {
-    const headers = { authorization: 'Bearer test-admin-token', 'idempotency-key': newKey() };
+    const headers = { authorization: 'Bearer test-admin-token-of-at-least-32-characters', 'idempotency-key': newKey() };
     const a = expectOk(await t.request('POST', '/admin/merchants', { body: { userName: 'x', email: 'x@example.com' }, headers }), 201);
     const b = expectOk(await t.request('POST', '/admin/merchants', { body: { userName: 'x', email: 'x@example.com' }, headers }), 201);
     expect(a.id).not.toBe(b.id);

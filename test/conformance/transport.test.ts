@@ -78,7 +78,7 @@ describe('authentication (decisions part 10)', () => {
     expectOk(await t.admin('DELETE', `/admin/api-keys/${issued.id}`));
     expectError(await t.request('GET', '/me/store', { key: issued.key }), 401, 'UNAUTHORIZED');
     expectError(await t.request('GET', '/admin/merchants', { key: m.key }), 401, 'UNAUTHORIZED');
-    expectError(await t.request('GET', '/me/store', { headers: { authorization: 'Bearer test-admin-token' } }), 401, 'UNAUTHORIZED');
+    expectError(await t.request('GET', '/me/store', { headers: { authorization: 'Bearer test-admin-token-of-at-least-32-characters' } }), 401, 'UNAUTHORIZED');
   });
 
   it('a suspended merchant gets 403 FORBIDDEN on every route', async () => {

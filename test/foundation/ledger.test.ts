@@ -11,7 +11,7 @@ afterAll(async () => { await t?.close(); });
 
 const credit = (merchantId: string, amount: number) => fund(t.pool, merchantId, amount);
 const debit = (merchantId: string, amount: number) => charge(t.pool, merchantId, amount);
-const available = async (id: string) => (await t.request('GET', `/admin/merchants/${id}`, { headers: { authorization: 'Bearer test-admin-token' } })).body.data.balance.available;
+const available = async (id: string) => (await t.request('GET', `/admin/merchants/${id}`, { headers: { authorization: 'Bearer test-admin-token-of-at-least-32-characters' } })).body.data.balance.available;
 
 describe('ledger', () => {
   it('keeps every invariant under 50 concurrent postings on one account', async () => {
