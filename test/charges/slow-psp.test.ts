@@ -29,8 +29,10 @@ const customer = async () => {
 };
 const create = (body: Record<string, unknown>, key?: string) =>
   t.request('POST', '/transparents/create', { key: m.key, body: { method: 'PIX', amount: 1000, ...body }, headers: key ? { 'idempotency-key': key } : {} });
-const openClaims = async () =>
-  (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE merchant_id = $1 AND body IS NULL', [m.id])).rows[0]!.n;
+/** Claims without an answer yet: requests under a key that are waiting on the PSP (`key`: that one only). */
+const openClaims = async (key?: string) => (await t.pool.query<{ n: number }>(
+  'SELECT count(*)::int AS n FROM idempotency_keys WHERE merchant_id = $1 AND body IS NULL AND ($2::text IS NULL OR key = $2)', [m.id, key ?? null],
+)).rows[0]!.n;
 const charges = async () =>
   (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM charges WHERE merchant_id = $1', [m.id])).rows[0]!.n;
 
@@ -55,8 +57,9 @@ describe('a PSP that answers cob creation in 5 s', () => {
     }
     // The reads above all ran while every create was still waiting on the PSP.
     expect(finished).toBe(0);
-    // A correctness check of "no stall", not a timing goal: with the pool held, each would wait seconds.
-    for (const [name, ms] of Object.entries(slowest)) expect(ms, `${name} took ${Math.round(ms)} ms`).toBeLessThan(1000);
+    // A correctness check of "no stall", not a timing goal: with the pool held, a read waits for the PSP's
+    // 5 s (and `finished` above is no longer 0). The bound leaves room for a loaded 2-core machine.
+    for (const [name, ms] of Object.entries(slowest)) expect(ms, `${name} took ${Math.round(ms)} ms`).toBeLessThan(2500);
 
     const answers = await Promise.all(creates);
     for (const [i, res] of answers.entries()) {
@@ -79,7 +82,7 @@ describe('the Idempotency-Key claim', () => {
   it('a duplicate while the first waits on the PSP is IDEMPOTENCY_CONFLICT; afterwards it replays', async () => {
     psp.delayNext(COB, 1500);
     const first = create({ amount: 1500 }, 'dup-1');
-    await eventually(async () => (await openClaims()) === 1);
+    await eventually(async () => (await openClaims('dup-1')) === 1);
     const dup = await create({ amount: 1500 }, 'dup-1');
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ error: 'IDEMPOTENCY_CONFLICT', success: false });
@@ -110,7 +113,7 @@ describe('the Idempotency-Key claim', () => {
     const failed = await create({ amount: 1800 }, 'psp-down');
     expect(failed.status).toBe(502);
     expect(failed.body.error).toBe('PROVIDER_ERROR');
-    expect(await openClaims()).toBe(0);
+    expect(await openClaims('psp-down')).toBe(0);
     const retry = await create({ amount: 1800 }, 'psp-down');
     expect(retry.status).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
@@ -123,13 +126,13 @@ describe('customers', () => {
     const before = await charges();
     psp.delayNext(COB, 1500);
     const pending = create({ customerId }, 'cust-gone');
-    await eventually(async () => (await openClaims()) === 1);
+    await eventually(async () => (await openClaims('cust-gone')) === 1);
     expect((await t.request('DELETE', `/customers/${customerId}`, { key: m.key })).status).toBe(200);
     const res = await pending;
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', message: 'customerId: not found' });
     expect(await charges()).toBe(before);
-    expect(await openClaims()).toBe(0);
+    expect(await openClaims('cust-gone')).toBe(0);
   });
 
   it('without a key, a customer deleted during the call gives the same answer and no charge', async () => {
