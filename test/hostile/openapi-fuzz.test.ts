@@ -35,6 +35,8 @@ beforeAll(async () => {
   // Session-only routes (team, API keys, account) run as an OWNER; PATCH lands on a teammate of its own.
   const owner = await t.user(m.id);
   const teammate = await t.user(m.id, 'VIEWER');
+  // An event that went to A's endpoint: the one redeliver accepts.
+  const { rows: [sent] } = await t.pool.query<{ event_id: string }>('SELECT event_id FROM event_endpoints WHERE endpoint_id = $1 LIMIT 1', [a.endpointId]);
   ctx = {
     key: m.key,
     session: owner.token,
@@ -68,6 +70,9 @@ beforeAll(async () => {
       'POST /me/totp/confirm': { code: '123456' },
       'DELETE /me/totp': { code: '123456' },
       'POST /admin/merchants/{id}/users': { email: 'fuzz-admin@example.com', name: 'Fuzz', role: 'OWNER' },
+      'POST /webhooks/{id}/redeliver': { eventId: sent!.event_id },
+      'POST /webhooks/{id}/recover': { since: '2026-01-01T00:00:00.000Z' },
+      'POST /webhooks/{id}/rotate-secret': { expiresInSeconds: 60 },
     },
     realParams: {
       'GET /customers/{id}': { id: a.customerId },
@@ -78,6 +83,11 @@ beforeAll(async () => {
       'GET /webhooks/{id}': { id: a.endpointId },
       'DELETE /webhooks/{id}': { id: a.endpointId },
       'GET /webhooks/{id}/deliveries': { id: a.endpointId },
+      'POST /webhooks/{id}/test': { id: a.endpointId },
+      'POST /webhooks/{id}/redeliver': { id: a.endpointId },
+      'POST /webhooks/{id}/recover': { id: a.endpointId },
+      'POST /webhooks/{id}/rotate-secret': { id: a.endpointId },
+      'GET /events/{id}': { id: sent!.event_id },
       'GET /admin/merchants/{id}': { id: m.id },
       'PATCH /admin/merchants/{id}': { id: m.id },
       'POST /admin/merchants/{id}/api-keys': { id: m.id },
