@@ -125,6 +125,21 @@ describe('GET /events/{id}', () => {
     expect([...attempts].sort((x, y) => String(x.id).localeCompare(String(y.id)))).toEqual(history.sort((x, y) => x.id.localeCompare(y.id)));
   });
 
+  it('counts only endpoints that still exist: deleting one takes its delivery out of the counts', async () => {
+    const m = await t.merchant();
+    const a = await register(t, m.key, rx.url(rx.path()), ['CHARGE_PAID']);
+    const b = await register(t, m.key, rx.url(rx.path(500)), ['CHARGE_PAID']);
+    const eventId = await emit(t, m.id, 'CHARGE_PAID', { id: 'chg_del' });
+    const counts = async () => (await t.request('GET', `/events/${eventId}`, { key: m.key })).body.data.deliveries;
+    await eventually(async () => JSON.stringify(await counts()) === JSON.stringify({ pending: 1, succeeded: 1, failed: 0 }));
+    expect((await t.request('DELETE', `/webhooks/${b.id}`, { key: m.key })).status).toBe(200);
+    expect(await counts()).toEqual({ pending: 0, succeeded: 1, failed: 0 });
+    expect((await events(m.key, '?deliveryStatus=SUCCEEDED')).data.map((e: { id: string }) => e.id)).toEqual([eventId]);
+    expect((await t.request('DELETE', `/webhooks/${a.id}`, { key: m.key })).status).toBe(200);
+    expect(await counts()).toEqual({ pending: 0, succeeded: 0, failed: 0 });
+    expect((await events(m.key, '?deliveryStatus=SUCCEEDED')).data).toEqual([]);
+  });
+
   it('is 404 for an unknown id and for another merchant\'s event', async () => {
     const m = await t.merchant();
     const other = await t.merchant();
