@@ -145,9 +145,10 @@ describe('a merchant\'s whole journey in a real browser', () => {
 
     // The key is revoked from the page: refused at once.
     await nav(page, 'Chaves de API');
-    await page.getByRole('button', { name: 'Revogar' }).click();
+    const keyRow = page.getByRole('row', { name: /^Loja virtual/ });
+    await keyRow.getByRole('button', { name: 'Revogar' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revogar' }).click();
-    await page.getByTestId('api-keys-table').getByText('Revogada em').waitFor();
+    await keyRow.getByText('Revogada em').waitFor();
     expect((await http(t.base, 'GET', '/me/balance', { key })).status).toBe(401);
 
     await page.getByRole('button', { name: 'Sair' }).click();
