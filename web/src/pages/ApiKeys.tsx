@@ -25,9 +25,9 @@ export function ApiKeys() {
       {can('developer') ? (
         <Paper withBorder p="md">
           <form onSubmit={create} noValidate>
-            <Group align="flex-start">
+            <Group align="flex-end">
               <TextInput label={t.apiKeys.name} placeholder="Loja virtual" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={s.fieldError('name')} />
-              <Button type="submit" mt={25} loading={s.busy}>{t.apiKeys.submit}</Button>
+              <Button type="submit" loading={s.busy}>{t.apiKeys.submit}</Button>
             </Group>
             <ErrorAlert message={s.otherError(['name'])} />
           </form>
