@@ -37,9 +37,16 @@ export async function ensureDashboardBuilt(log: (line: string) => void = console
   const { build } = await import('vite');
   await build({ configFile: join(WEB_ROOT, 'vite.config.ts'), build: { outDir: tmp, emptyOutDir: true }, logLevel: 'warn' });
   const old = join(WEB_ROOT, `.dist-old-${process.pid}`);
-  if (existsSync(WEB_DIST)) renameSync(WEB_DIST, old);
-  renameSync(tmp, WEB_DIST);
-  rmSync(old, { recursive: true, force: true });
+  try {
+    if (existsSync(WEB_DIST)) renameSync(WEB_DIST, old);
+    renameSync(tmp, WEB_DIST);
+  } catch (err) {
+    // Another process (a second test run) put its fresh build there between our two renames: keep it.
+    if (!existsSync(join(WEB_DIST, 'index.html'))) throw err;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+    rmSync(old, { recursive: true, force: true });
+  }
   log(`dashboard built in ${((Date.now() - started) / 1000).toFixed(1)} s (web/dist)`);
   return true;
 }
