@@ -64,7 +64,7 @@ async function pixgate(db: string, provider: 'simulator' | 'api-pix', args: stri
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const t0 = Date.now();
   while (child.exitCode === null && !READY.test(out)) {
-    if (Date.now() - t0 > 30_000) throw new Error(`neither started nor exited:\n${out}`);
+    if (Date.now() - t0 > 90_000) throw new Error(`neither started nor exited:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   if (child.exitCode !== null) return { code: await exited, out, port };
@@ -84,15 +84,16 @@ const refused = (r: { code: number | null; out: string }, bound: string, given: 
 it('a simulator database refuses api-pix in every command, and serves nothing', async () => {
   const [db] = dbs as [string];
   expect((await pixgate(db, 'simulator', ['serve'])).code).toBeNull();
-  for (const args of [['serve'], ['api'], ['worker'], ['migrate'], ['merchant', 'list']]) {
-    const r = await pixgate(db, 'api-pix', args);
+  // Side by side: each is refused on its own, before it serves anything.
+  const runs = await Promise.all([['serve'], ['api'], ['worker'], ['migrate'], ['merchant', 'list']].map((args) => pixgate(db, 'api-pix', args)));
+  for (const r of runs) {
     refused(r, 'simulator', 'api-pix');
     // Nothing listens on the port it was given.
     await expect(fetch(`http://127.0.0.1:${r.port}/health`)).rejects.toThrow();
   }
   // The CLI with the provider it was bound to still works.
   expect((await pixgate(db, 'simulator', ['merchant', 'list'])).code).toBe(0);
-}, 180_000);
+}, 300_000);
 
 it('migrate does not bind; a database from before the rule is bound at its first start after it', async () => {
   const [, db] = dbs as [string, string];
@@ -108,4 +109,4 @@ it('migrate does not bind; a database from before the rule is bound at its first
     await c.end();
   }
   refused(await pixgate(db, 'simulator', ['serve']), 'api-pix', 'simulator');
-}, 120_000);
+}, 300_000);
