@@ -88,7 +88,7 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     // Behind a TLS proxy (docs/deployment.md): the client address the per-address limits count by.
     trustProxy: config.trustProxy as boolean, // or a hop count / address list: all three are Fastify's own
   });
-  // First hooks of all: the in-flight count SIGTERM waits for, and the request metrics.
+  // The in-flight count SIGTERM waits for (raw server events), and the request metrics (first onResponse hook).
   const drain = trackInFlight(app);
   app.decorate('drain', drain);
   app.addHook('onResponse', (req, reply, next) => {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * Readiness and draining (decisions part 18). On SIGTERM the process stops being ready (GET
@@ -22,32 +23,20 @@ declare module 'fastify' {
   }
 }
 
-const counted = Symbol('drain.counted');
-type Counted = FastifyRequest & { [counted]?: boolean };
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Registers the in-flight count on `app` (call before any other onRequest hook). */
+/**
+ * Counts the requests in flight on `app`'s HTTP server: one listener on the raw response's 'close', which
+ * fires once a response is sent and also when the client goes away, so nothing is left counted. Raw server
+ * events, not Fastify hooks: no per-request hook runs for it (app.inject does not count, a real port does).
+ */
 export function trackInFlight(app: FastifyInstance): Drain {
   let inFlight = 0;
   let draining = false;
-  const done = (req: Counted) => {
-    if (!req[counted]) return;
-    req[counted] = false;
-    inFlight--;
-  };
-  app.addHook('onRequest', (req: Counted, _reply, next) => {
-    req[counted] = true;
+  const done = () => void inFlight--;
+  app.server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
     inFlight++;
-    next();
-  });
-  app.addHook('onResponse', (req, _reply, next) => {
-    done(req);
-    next();
-  });
-  app.addHook('onRequestAbort', (req, next) => {
-    done(req);
-    next();
+    res.once('close', done);
   });
 
   return {
