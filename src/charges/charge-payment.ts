@@ -1,5 +1,5 @@
 import { emitEvents } from '../events/events.js';
-import { withTransaction } from '../platform/db.js';
+import { withTransaction, type TransactionHook } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import type { PaymentNotification } from '../providers/provider.js';
 import type { Runtime } from '../runtime.js';
@@ -11,6 +11,8 @@ import { loadCharge } from './charge.view.js';
 export interface ReceiveOptions {
   /** The simulator's payer bank refuses a code that is not PENDING (expired included): INVALID_STATE. */
   onlyPending?: boolean;
+  /** An Idempotency-Key of a merchant's simulated payment: its answer commits with the payment. */
+  hook?: TransactionHook<Charge>;
 }
 
 /**
@@ -50,5 +52,5 @@ export async function receivePayment(rt: Runtime, n: PaymentNotification, opts: 
     // merchant waits for that lock — so nothing else runs while it is held (docs/performance.md).
     await postPayment(tx, charge, splits);
     return paid;
-  });
+  }, opts.hook);
 }

@@ -37,6 +37,38 @@ describe('POST /transparents/simulate-payment?id= (simulator)', () => {
   });
 });
 
+describe('Idempotency-Key on POST /transparents/simulate-payment (decisions parts 13-15)', () => {
+  it('a replay with the same key returns the first answer; another query under the key is IDEMPOTENCY_CONFLICT', async () => {
+    const m = await t.merchant();
+    const create = () => t.request('POST', '/transparents/create', { key: m.key, body: { method: 'PIX', amount: 1000 } });
+    const [c1, c2] = [(await create()).body.data, (await create()).body.data];
+    const headers = { 'idempotency-key': 'sim-pay-1' };
+    const first = await t.request('POST', `/transparents/simulate-payment?id=${c1.id}`, { key: m.key, headers });
+    expect(first.status).toBe(200);
+    const again = await t.request('POST', `/transparents/simulate-payment?id=${c1.id}`, { key: m.key, headers });
+    // Without the key the second pay is INVALID_STATE (the charge is PAID); with it, the first answer.
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expectError(await t.request('POST', `/transparents/simulate-payment?id=${c2.id}`, { key: m.key, headers }), 409, 'IDEMPOTENCY_CONFLICT');
+    expect((await t.request('GET', `/transparents/check?id=${c2.id}`, { key: m.key })).body.data.status).toBe('PENDING');
+    expect((await t.request('GET', '/me/balance', { key: m.key })).body.data.pending + (await t.request('GET', '/me/balance', { key: m.key })).body.data.available).toBe(first.body.data.netAmount);
+    await t.assertLedger();
+  });
+
+  it('a business rejection is stored and replayed too', async () => {
+    const m = await t.merchant();
+    const c = (await t.request('POST', '/transparents/create', { key: m.key, body: { method: 'PIX', amount: 1000 } })).body.data;
+    await t.request('POST', `/transparents/simulate-payment?id=${c.id}`, { key: m.key });
+    const headers = { 'idempotency-key': 'sim-pay-2' };
+    const first = await t.request('POST', `/transparents/simulate-payment?id=${c.id}`, { key: m.key, headers });
+    expectError(first, 400, 'INVALID_STATE');
+    const again = await t.request('POST', `/transparents/simulate-payment?id=${c.id}`, { key: m.key, headers });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+});
+
 describe('with a real provider (api-pix)', () => {
   let psp: Awaited<ReturnType<typeof startFakePsp>>;
   let real: TestContext;

@@ -8,6 +8,7 @@ import { enqueue } from '../../platform/jobs.js';
 import { settleRefund } from '../../refunds/refund-settlement.js';
 import type { Runtime } from '../../runtime.js';
 import type { PixProvider } from '../provider.js';
+import type { TransactionHook } from '../../platform/db.js';
 
 /** The simulated network's one institution (ISPB), in the end-to-end ids of simulated payments and payouts. */
 export const SIM_ISPB = '99999999';
@@ -42,11 +43,13 @@ export function simulatorChargeTasks(rt: Runtime): TaskList {
 }
 
 /** A payer pays the charge's code: the notification a PSP would send, through the same core function. */
-export async function simulatePayment(rt: Runtime, chargeId: string, payer?: { name?: string; taxId?: string }): Promise<Charge> {
+export async function simulatePayment(
+  rt: Runtime, chargeId: string, payer?: { name?: string; taxId?: string }, hook?: TransactionHook<Charge>,
+): Promise<Charge> {
   const charge = await loadCharge(rt.pool, chargeId);
   if (!charge) throw notFound('Charge');
   const now = new Date();
   return receivePayment(rt, {
     txid: charge.txid, endToEndId: newEndToEndId(SIM_ISPB, now), amount: charge.amount, paidAt: now, payer: payer ?? null,
-  }, { onlyPending: true });
+  }, { onlyPending: true, hook });
 }

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { requirePermission } from '../../auth/permissions.js';
-import { ChargeCheckSchema, ChargeIdQuery } from '../../charges/charge.schemas.js';
+import { type Charge, ChargeCheckSchema, ChargeIdQuery } from '../../charges/charge.schemas.js';
 import { checkCharge } from '../../charges/charge.service.js';
 import { withImage } from '../../charges/charge.view.js';
 import { Envelope, errorResponses, ok } from '../../platform/http/envelope.js';
@@ -17,11 +17,13 @@ export function simulatorMerchantRoutes(rt: Runtime) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/transparents/simulate-payment', {
       onRequest: requirePermission('operate'),
+      // The stored answer is the charge without its image (as every charge command stores it); a replay draws it again.
+      config: { idempotency: { restore: async (_merchantId, data) => withImage(data as Charge) } },
       schema: { tags: ['charges'], querystring: ChargeIdQuery, response: { 200: Envelope(ChargeCheckSchema), ...errorResponses } },
     }, async (req) => {
       // Another merchant's charge is NOT_FOUND, like every other charge route.
       await checkCharge(rt.pool, req.auth!.merchant.id, req.query.id);
-      return ok(withImage(await simulatePayment(rt, req.query.id)));
+      return ok(withImage(await simulatePayment(rt, req.query.id, undefined, req.idempotency)));
     });
   };
 }
