@@ -18,6 +18,7 @@ import { createAuthFailureLimiter, limitUnknownCredentials } from './platform/ht
 import { observeRequest } from './platform/metrics.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { storeRoutes } from './store/store.routes.js';
+import { contractRoutes } from './merchants/contract.routes.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { chargeRoutes } from './charges/charge.routes.js';
 import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
@@ -161,6 +162,7 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     await registerKeyRateLimit(merchantApi, config, redis);
     registerIdempotency(merchantApi, pool);
     await merchantApi.register(storeRoutes(pool));
+    await merchantApi.register(contractRoutes());
     await merchantApi.register(customerRoutes(rt));
     await merchantApi.register(chargeRoutes(rt));
     await merchantApi.register(withdrawalRoutes(rt));

@@ -81,3 +81,15 @@ export const MerchantSchema = Type.Object({
 export type MerchantCreate = Static<typeof MerchantCreateBody>;
 export type MerchantPatch = Static<typeof MerchantPatchBody>;
 export type Merchant = Static<typeof MerchantSchema>;
+
+/** `GET /me/contract`: the merchant's own terms, as the operator API names them (decisions part 13). */
+export const ContractSchema = Type.Object({
+  chargeFeeFixed: Type.Integer(),
+  chargeFeeBps: Type.Integer(),
+  withdrawalFeeFixed: Type.Integer(),
+  maxWithdrawal: Type.Integer(),
+  withdrawalsEnabled: Type.Boolean(),
+  minTicket: Type.Integer(),
+  maxTicket: Type.Integer(),
+});
+export type Contract = Static<typeof ContractSchema>;

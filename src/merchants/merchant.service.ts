@@ -5,7 +5,7 @@ import { notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keysetPage, type Cursors, type Page, type PageRequest } from '../platform/pagination.js';
 import { createMerchantAccounts, getBalance, getBalances, type Balance } from '../ledger/ledger.js';
-import type { Merchant, MerchantCreate, MerchantPatch } from './merchant.schemas.js';
+import type { Contract, Merchant, MerchantCreate, MerchantPatch } from './merchant.schemas.js';
 import {
   insertMerchant, LIST_MERCHANTS_SQL, selectMerchant, updateMerchant, type MerchantColumns, type MerchantRow,
 } from './merchant.sql.js';
@@ -108,3 +108,14 @@ export async function listMerchants(db: Executor, cursors: Cursors, page: PageRe
   const items = result.items.map((m) => toMerchant(m, balances.get(m.id)!));
   return { items, pagination: result.pagination };
 }
+
+/** What the merchant may read of its own contract (the dashboard shows fees before a charge or withdrawal). */
+export const toContract = (m: MerchantRow): Contract => ({
+  chargeFeeFixed: m.charge_fee_fixed,
+  chargeFeeBps: m.charge_fee_bps,
+  withdrawalFeeFixed: m.withdrawal_fee_fixed,
+  maxWithdrawal: m.max_withdrawal,
+  withdrawalsEnabled: m.withdrawals_enabled,
+  minTicket: m.min_ticket,
+  maxTicket: m.max_ticket,
+});

@@ -87,20 +87,19 @@ describe('a merchant\'s whole journey in a real browser', () => {
     await page.getByText('Estornada', { exact: true }).first().waitFor();
     expect((await http(t.base, 'GET', `/transparents/check?id=${charge.id}`, { key })).body.data.status).toBe('REFUNDED');
 
-    // A first withdrawal over HTTP tells the dashboard the contract's fee; the second is requested on the page.
-    const first = await http(t.base, 'POST', '/withdrawals', { key, body: { amount: 1000, pixKey: 'maria@example.com', pixKeyType: 'EMAIL' } });
-    expect(first.status, first.raw).toBe(201);
-    await eventually(async () => expect((await http(t.base, 'GET', `/withdrawals/${first.body.data.id}`, { key })).body.data.status).toBe('COMPLETED'));
+    // No withdrawal yet: the fee comes from GET /me/contract, shown on the page and in the review before confirming.
+    expect((await http(t.base, 'GET', '/withdrawals', { key })).body.data).toEqual([]);
     const available = (await http(t.base, 'GET', '/me/balance', { key })).body.data.available;
-    expect(available).toBe(50000 - 1000 - 150);
+    expect(available).toBe(50000);
     await nav(page, 'Saques');
+    await poll(() => page.getByTestId('withdrawal-contract-fee').textContent()).toBe('Tarifa de saque: R$ 1,50');
     await page.getByRole('button', { name: 'Solicitar saque' }).click();
     await field(page, 'Valor a receber (R$)').fill('100,00');
     await field(page, 'Tipo da chave').selectOption('EMAIL');
     await field(page, 'Chave PIX de destino').fill('maria@example.com');
     await page.getByRole('button', { name: 'Revisar saque' }).click();
     await poll(() => page.getByTestId('withdrawal-fee').textContent()).toBe('R$ 1,50');
-    expect(await page.getByTestId('withdrawal-after').textContent()).toBe('R$ 387,00');
+    expect(await page.getByTestId('withdrawal-after').textContent()).toBe('R$ 398,50');
     await screenshotBoth(page, 'withdrawal-review');
     await page.getByRole('button', { name: 'Confirmar saque' }).click();
     await page.getByTestId('withdrawals-table').getByText('R$ 100,00').waitFor();

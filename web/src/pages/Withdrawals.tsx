@@ -12,20 +12,19 @@ const KEY_LABELS: Record<string, string> = { CPF: 'CPF', CNPJ: 'CNPJ', EMAIL: 'E
 const FIELDS = ['amount', 'pixKey', 'pixKeyType', 'description', 'taxId'];
 const EMPTY = { amount: '', pixKey: '', pixKeyType: 'CPF', description: '', taxId: '' };
 
-/**
- * The withdrawal fee is the contract's fixed fee (decisions part 8). No merchant route states the contract,
- * so the dashboard takes it from the store when the API gives it there, else from the latest withdrawal.
- */
-async function feeAndBalance(): Promise<{ fee: number | null; available: number }> {
-  const [store, last] = await Promise.all([api.get<Store & { withdrawalFeeFixed?: number }>('/me/store'), api.page<Withdrawal>('/withdrawals?limit=1')]);
-  return { fee: store.withdrawalFeeFixed ?? last.data[0]?.fee ?? null, available: store.balance.available };
+/** The merchant's contract as GET /me/contract states it: the fee is known before the first withdrawal. */
+interface Contract { withdrawalFeeFixed: number; maxWithdrawal: number; withdrawalsEnabled: boolean }
+
+async function feeAndBalance(): Promise<{ fee: number; available: number }> {
+  const [contract, balance] = await Promise.all([api.get<Contract>('/me/contract'), api.get<Store['balance']>('/me/balance')]);
+  return { fee: contract.withdrawalFeeFixed, available: balance.available };
 }
 
 function RequestWithdrawal({ onDone }: { onDone: () => void }) {
   const { t } = useLang();
   const [open, setOpen] = useState(false);
   const [f, setF] = useState(EMPTY);
-  const [review, setReview] = useState<{ amount: number; fee: number | null; available: number } | null>(null);
+  const [review, setReview] = useState<{ amount: number; fee: number; available: number } | null>(null);
   const s = useSubmit();
 
   const toReview = async (e: React.FormEvent) => {
@@ -51,7 +50,7 @@ function RequestWithdrawal({ onDone }: { onDone: () => void }) {
       onDone();
     }
   };
-  const total = review ? review.amount + (review.fee ?? 0) : 0;
+  const total = review ? review.amount + review.fee : 0;
   return (
     <>
       <Button onClick={() => setOpen(true)}>{t.withdrawals.new}</Button>
@@ -61,13 +60,13 @@ function RequestWithdrawal({ onDone }: { onDone: () => void }) {
             <Table variant="vertical" withRowBorders={false}>
               <Table.Tbody>
                 <Table.Tr><Table.Th>{t.withdrawals.receive}</Table.Th><Table.Td>{money(review.amount)}</Table.Td></Table.Tr>
-                <Table.Tr><Table.Th>{t.withdrawals.fee}</Table.Th><Table.Td data-testid="withdrawal-fee">{review.fee === null ? '—' : money(review.fee)}</Table.Td></Table.Tr>
+                <Table.Tr><Table.Th>{t.withdrawals.fee}</Table.Th><Table.Td data-testid="withdrawal-fee">{money(review.fee)}</Table.Td></Table.Tr>
                 <Table.Tr><Table.Th>{t.withdrawals.total}</Table.Th><Table.Td fw={700}>{money(total)}</Table.Td></Table.Tr>
                 <Table.Tr><Table.Th>{t.withdrawals.after}</Table.Th><Table.Td fw={700} data-testid="withdrawal-after">{money(review.available - total)}</Table.Td></Table.Tr>
                 <Table.Tr><Table.Th>{t.withdrawals.pixKey}</Table.Th><Table.Td style={{ wordBreak: 'break-all' }}>{KEY_LABELS[f.pixKeyType]}: {f.pixKey}</Table.Td></Table.Tr>
               </Table.Tbody>
             </Table>
-            <Text size="xs" c="dimmed">{review.fee === null ? t.withdrawals.feeUnknown : t.withdrawals.feeFromLast}</Text>
+            <Text size="xs" c="dimmed">{t.withdrawals.feeContract}</Text>
             {review.available - total < 0 ? <Alert color="red">{t.withdrawals.insufficient}</Alert> : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setReview(null)}>{t.common.back}</Button>
@@ -100,6 +99,7 @@ export function Withdrawals() {
   const [status, setStatus] = useState('');
   const list = usePaged<Withdrawal>((c) => `/withdrawals${query({ status, limit: 20 })}${c ? `${status ? '&' : '?'}${c}` : ''}`, [status]);
   const store = useLoad(() => api.get<Store>('/me/store'), [list.data]);
+  const contract = useLoad(() => api.get<Contract>('/me/contract'), []);
   return (
     <Stack>
       <PageHeader title={t.withdrawals.title}>{can('money') ? <RequestWithdrawal onDone={list.reload} /> : null}</PageHeader>
@@ -107,7 +107,10 @@ export function Withdrawals() {
         <Group justify="space-between" align="flex-end">
           <NativeSelect label={t.common.status} value={status} onChange={(e) => setStatus(e.currentTarget.value)}
             data={[{ value: '', label: t.common.all }, ...['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'].map((s) => ({ value: s, label: t.status[s] ?? s }))]} />
-          <Text size="sm">{t.overview.available}: <b>{money(store.data?.balance.available)}</b></Text>
+          <Group gap="lg">
+            <Text size="sm" data-testid="withdrawal-contract-fee">{t.withdrawals.fee}: <b>{contract.data ? money(contract.data.withdrawalFeeFixed) : '—'}</b></Text>
+            <Text size="sm">{t.overview.available}: <b>{money(store.data?.balance.available)}</b></Text>
+          </Group>
         </Group>
       </Paper>
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? <Empty /> : (
