@@ -6,6 +6,7 @@ import { scheduleWithdrawalRecovery, withdrawalTasks } from './withdrawals/withd
 import { idempotencyTasks, scheduleIdempotencyPrune } from './platform/http/idempotency-retention.js';
 import { webhookTasks } from './webhooks/webhook.tasks.js';
 import { eventRetention } from './events/event-retention.js';
+import { sessionRetention } from './users/session-retention.js';
 import { startWorkers } from './platform/jobs.js';
 import { Cursors } from './platform/pagination.js';
 import { deriveKey } from './platform/secrets.js';
@@ -40,12 +41,13 @@ export { buildApp as buildHttp };
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
   const deliveries = webhookTasks(rt, concurrency * 5);
   const retention = eventRetention(rt.pool, rt.config.eventRetentionDays);
-  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...retention.tasks, ...unmatchedTasks(rt), ...rt.provider.tasks?.() };
+  const sessions = sessionRetention(rt.pool);
+  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...retention.tasks, ...sessions.tasks, ...unmatchedTasks(rt), ...rt.provider.tasks?.() };
   const worker = await startWorkers(rt.pool, [
     { taskList: money, concurrency }, { taskList: deliveries.fast, concurrency: concurrency * 5 },
     { taskList: deliveries.slow, concurrency: concurrency * 2 },
   ]);
-  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool), retention.schedule(),
+  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool), retention.schedule(), sessions.schedule(),
     scheduleUnmatchedRecovery(rt), rt.provider.scheduleJobs?.()]);
   return worker;
 }

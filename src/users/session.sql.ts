@@ -64,3 +64,27 @@ export async function forgetLoginAttempt(db: Executor, attemptId: number): Promi
 export async function clearLoginFailures(db: Executor, email: string): Promise<void> {
   await db.query('DELETE FROM login_failures WHERE email = $1', [email]);
 }
+
+/**
+ * One batch of sessions over (ended, or expired) for longer than `days`: a token of one is refused
+ * anyway, the row only served revocation. No index on the end: a batch scans the table, which holds
+ * people's logins, not requests.
+ */
+export async function deleteOldSessions(db: Executor, days: number, batch: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM sessions WHERE id IN (
+       SELECT id FROM sessions WHERE coalesce(ended_at, expires_at) < now() - make_interval(days => $1) LIMIT $2)`,
+    [days, batch],
+  );
+  return rowCount ?? 0;
+}
+
+/** One batch of failed logins older than `hours` (the throttle looks back LOGIN_WINDOW only). */
+export async function deleteOldLoginFailures(db: Executor, hours: number, batch: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM login_failures WHERE id IN (
+       SELECT id FROM login_failures WHERE at < now() - make_interval(hours => $1) LIMIT $2)`,
+    [hours, batch],
+  );
+  return rowCount ?? 0;
+}
