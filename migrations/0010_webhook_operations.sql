@@ -85,12 +85,14 @@ BEGIN
           FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
           GROUP BY d.event_id, d.endpoint_id, d.merchant_id, e.created_at) x$sql$, queued);
   IF to_regclass('graphile_worker.jobs') IS NOT NULL THEN
+    -- The public jobs view has no payload (graphile-worker 0.17): a delivery job's key names its pair,
+    -- `webhook:<event id>:<endpoint id>` (ids hold no colon).
     INSERT INTO event_endpoints (event_id, endpoint_id, merchant_id, event_created_at)
     SELECT e.id, w.id, e.merchant_id, e.created_at
     FROM graphile_worker.jobs j
-    JOIN events e ON e.id = j.payload->>'eventId'
-    JOIN webhook_endpoints w ON w.id = j.payload->>'endpointId'
-    WHERE j.task_identifier = 'webhooks.deliver'
+    JOIN events e ON e.id = split_part(j.key, ':', 2)
+    JOIN webhook_endpoints w ON w.id = split_part(j.key, ':', 3)
+    WHERE j.key LIKE 'webhook:%'
     ON CONFLICT DO NOTHING;
   END IF;
 END $$;
