@@ -98,4 +98,14 @@ describe('decisions part 15, audited', () => {
     expectError(await t.request('POST', '/me/totp/confirm', { key: u.token, body: { code: '000000' } }), 400, 'VALIDATION_ERROR', 'code: invalid');
     expectError(await t.request('POST', '/me/password', { key: u.token, body: { currentPassword: 'not the password', newPassword: 'another long password' } }), 400, 'VALIDATION_ERROR', 'currentPassword: invalid');
   });
+
+  it('accepting an invitation answers 200 the user; an invitation to an unknown merchant is 404', async () => {
+    const m = await t.merchant();
+    const invited = await t.admin('POST', `/admin/merchants/${m.id}/users`, { email: 'first-audit@example.com', name: 'First', role: 'OWNER' });
+    const token = String(invited.body.data.invitation.url).split('/').pop();
+    const accepted = await t.request('POST', `/auth/invitations/${token}/accept`, { body: { password: 'a long enough password', name: 'Primeira' } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toEqual({ id: invited.body.data.user.id, email: 'first-audit@example.com', name: 'Primeira', role: 'OWNER', totpEnabled: false, createdAt: expect.any(String), lastLoginAt: null });
+    expectError(await t.admin('POST', '/admin/merchants/mer_unknown/users', { email: 'nobody-audit@example.com', name: 'N', role: 'OWNER' }), 404, 'NOT_FOUND');
+  });
 });
