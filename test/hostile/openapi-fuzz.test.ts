@@ -36,12 +36,16 @@ beforeAll(async () => {
   const owner = await t.user(m.id);
   const teammate = await t.user(m.id, 'VIEWER');
   // An event that went to A's endpoint: the one redeliver accepts.
+  // An unmatched payment of the simulated network (a PIX no charge has the txid of), OPEN: the one refund accepts.
+  const received = await t.admin('POST', '/admin/simulator/pix', { amount: 1234 });
+  if (received.status !== 200) throw new Error(`simulator pix: ${received.status} ${received.raw}`);
+  const unmatchedId: string = received.body.data.unmatchedPayment.id;
   const { rows: [sent] } = await t.pool.query<{ event_id: string }>('SELECT event_id FROM event_endpoints WHERE endpoint_id = $1 LIMIT 1', [a.endpointId]);
   ctx = {
     key: m.key,
     session: owner.token,
     adminToken: ADMIN_TOKEN,
-    ids: [...ids, m.id, m.keyId],
+    ids: [...ids, m.id, m.keyId, unmatchedId],
     cursors,
     bases: {
       'POST /customers': { email: 'fuzz@example.com', name: 'Fuzz', taxId: '52998224725', phone: '+5511999999999' },
@@ -74,6 +78,8 @@ beforeAll(async () => {
       'POST /webhooks/{id}/redeliver': { eventId: sent!.event_id },
       'POST /webhooks/{id}/recover': { since: '2026-01-01T00:00:00.000Z' },
       'POST /webhooks/{id}/rotate-secret': { expiresInSeconds: 60 },
+      // A txid no charge has: accepted, it becomes an unmatched payment (decisions part 19).
+      'POST /admin/simulator/pix': { amount: 1000, txid: 'fuzz0unknown0txid', payer: { name: 'Payer', taxId: '52998224725' } },
     },
     realParams: {
       'GET /customers/{id}': { id: a.customerId },
@@ -108,6 +114,7 @@ beforeAll(async () => {
       'DELETE /me/api-keys/{id}': { id: 'key_unknown' },
       'POST /admin/merchants/{id}/users': { id: m.id },
       'POST /transparents/simulate-payment': { id: a.pendingChargeId },
+      'POST /admin/unmatched-payments/{id}/refund': { id: unmatchedId },
     },
   };
 });
@@ -152,6 +159,20 @@ describe('hostile input from the OpenAPI schemas', () => {
     expect(ops.length).toBeGreaterThanOrEqual(30);
   });
 
+  it('has a valid base body and real path/required-query values for every operation (a new route without a fixture fails here)', () => {
+    const missing: string[] = [];
+    for (const o of ops) {
+      if (o.body && ctx.bases[o.name] === undefined) missing.push(`${o.name}: base body`);
+      for (const p of o.params) {
+        if ((p.in === 'path' || p.required) && ctx.realParams[o.name]?.[p.name] === undefined) missing.push(`${o.name}: ${p.in} ${p.name}`);
+      }
+    }
+    for (const name of [...Object.keys(ctx.bases), ...Object.keys(ctx.realParams)]) {
+      if (!ops.some((o) => o.name === name)) missing.push(`${name}: a fixture for an operation the document does not have`);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('refuses ≥ 10,000 invalid requests with envelopes and no 5xx, and writes nothing', async () => {
     const { batch } = generated();
     const listOps = new Set(ops.filter((o) => o.list).map((o) => o.name));
@@ -169,7 +190,7 @@ describe('hostile input from the OpenAPI schemas', () => {
     expect(problems, report(problems)).toEqual([]);
     expect(after).toEqual(before);
     await t.assertLedger();
-  });
+  }, 300_000);
 });
 
 describe('schema-valid hostile values (run apart: they may be accepted and write)', () => {
@@ -196,7 +217,7 @@ describe('schema-valid hostile values (run apart: they may be accepted and write
     expect(Object.keys(Object.prototype)).toEqual([]);
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     await t.assertLedger();
-  });
+  }, 300_000);
 
   it('integer-valued floats are the integer (decisions part 14): 1000.0, 1E3 and 1e3 cents are 1000; -0 is 0', async () => {
     for (const token of ['1000.0', '1E3', '1e3', '1000.000']) {

@@ -16,6 +16,14 @@ const sorted = (o: object) => Object.keys(o).sort().join(',');
 export function problemsOf(c: Case, a: Answer, list: boolean): string[] {
   const problems: string[] = [];
   if (a.status >= 500) problems.push(`status ${a.status}`);
+  // A file route (the statement's CSV / OFX export) answers its file on success; its errors are envelopes like any other.
+  if (c.file && a.status < 400) {
+    if (!a.contentType?.startsWith(c.file)) problems.push(`content-type ${a.contentType}, want ${c.file}`);
+    if (a.raw === '') problems.push('empty file');
+    if (c.method !== 'GET' && !c.mayWrite) problems.push(`a request meant to be invalid was accepted (${a.status})`);
+    if (c.expect.statuses.length && !c.expect.statuses.includes(a.status)) problems.push(`status ${a.status}, expected ${c.expect.statuses.join('|')}: ${a.raw.slice(0, 160)}`);
+    return problems;
+  }
   if (a.contentType !== undefined && !a.contentType.startsWith('application/json')) problems.push(`content-type ${a.contentType}`);
   let body: any;
   try {

@@ -32,6 +32,8 @@ export interface Case {
   path?: (string | number)[];
   /** The body as the server parses it. */
   body?: unknown;
+  /** A success answer is this file type, not the envelope (errors are still envelopes). */
+  file?: string;
 }
 
 export interface FuzzContext {
@@ -57,7 +59,7 @@ const TOO_DEEP = { statuses: [400], error: 'VALIDATION_ERROR', message: `body: n
 const VALIDATION = { statuses: [400], error: 'VALIDATION_ERROR' };
 const BAD_TEXT = /[\u0000\p{Cs}]/u;
 const OWN_PREFIX: Record<string, string> = {
-  customers: 'cust_', withdrawals: 'wd_', webhooks: 'whk_', merchants: 'mer_', 'api-keys': 'key_', charges: 'chg_', disputes: 'dsp_', refunds: 'ref_',
+  customers: 'cust_', withdrawals: 'wd_', webhooks: 'whk_', merchants: 'mer_', 'api-keys': 'key_', charges: 'chg_', disputes: 'dsp_', refunds: 'ref_', 'unmatched-payments': 'unp_', users: 'usr_', events: 'evt_',
 };
 
 /** The id prefix of the objects a route is about: the segment before `{id}`, or charges for `/transparents/*?id=`. */
@@ -117,7 +119,8 @@ export function generateCases(ops: Operation[], ctx: FuzzContext, seed: number, 
     const json = { 'content-type': 'application/json' };
     const base = ctx.bases[op.name];
     const baseText = base === undefined ? '{}' : JSON.stringify(base);
-    const add = (c: Omit<Case, 'op' | 'method'>) => batch.push({ op: op.name, method: op.method, ...c });
+    const file = op.file ? { file: op.file } : {};
+    const add = (c: Omit<Case, 'op' | 'method'>) => batch.push({ op: op.name, method: op.method, ...file, ...c });
 
     if (op.body) {
       if (base === undefined) throw new Error(`no base body for ${op.name}`);
@@ -219,10 +222,13 @@ function paramCases(op: Operation, p: Param, ctx: FuzzContext, seed: number, ran
   const unknownId: Expect = { statuses: [404], error: 'NOT_FOUND' };
   const add = (kind: string, values: string[], expect: Expect, encode = true) =>
     values.forEach((v) => out.push({ kind: `${p.in}.${kind}`, detail: `${p.name}=${JSON.stringify(v).slice(0, 50)}`, value: encode ? pct(v) : v, expect }));
-  const strings = HOSTILE_STRINGS.filter((v) => p.in === 'query' || v !== '');
+  // A client resolves `..` segments before it sends (WHATWG URL, as inject does): `/customers/..` is a request for
+  // `GET /` (a redirect to the dashboard), never this route with id "..". `../../etc/passwd` and the rest stay.
+  const dotDot = (v: string) => p.in === 'path' && /^(\.|%2e){2}$/i.test(v);
+  const strings = HOSTILE_STRINGS.filter((v) => (p.in === 'query' || v !== '') && !dotDot(v));
   add('hostile-text', strings, loose);
   add('random-text', randomText(randomCount, seed).filter((v) => p.in === 'query' || v !== ''), loose);
-  add('raw-encoding', [...RAW_ENCODINGS], loose, false);
+  add('raw-encoding', RAW_ENCODINGS.filter((v) => !dotDot(v)), loose, false);
   // Past the router's parameter length limit (100) too.
   add('huge', p.in === 'path' ? [HUGE, 'a'.repeat(101), 'a'.repeat(5000)] : [HUGE], { statuses: [400, 404] });
   if (s.maxLength !== undefined) add('bounds', ['a'.repeat(s.maxLength + 1), '😀'.repeat(s.maxLength + 1)], VALIDATION);
@@ -231,7 +237,8 @@ function paramCases(op: Operation, p: Param, ctx: FuzzContext, seed: number, ran
     add('bounds', [String(s.minimum - 1), String(s.maximum + 1), '-1', '1.5', 'abc', '', '1e400', 'NaN', 'Infinity', '[]', '{}'], VALIDATION);
     add('number-text', ['1e1', ' 5', '5 ', '+5', '-0', '05', '5.0', '0x10'], loose);
   }
-  if (s.enum) add('enum', s.enum.flatMap((e: string) => [e.toLowerCase(), `${e} `, `${e}\u0000`]), VALIDATION);
+  // A lower-case enum (the statement's `account`) is its own lower-case form: that one is valid, not a variant.
+  if (s.enum) add('enum', s.enum.flatMap((e: string) => [e.toLowerCase(), `${e} `, `${e}\u0000`].filter((v) => v !== e)), VALIDATION);
   if (p.name === 'after' || p.name === 'before') {
     add('cursor', [...ctx.cursors, 'a.b', 'a.b.c', `${'A'.repeat(40)}.${'B'.repeat(22)}`, 'e30.AAAAAAAAAAAAAAAAAAAAAA'], { ...VALIDATION, message: `${p.name}: invalid cursor` });
   }
@@ -239,7 +246,9 @@ function paramCases(op: Operation, p: Param, ctx: FuzzContext, seed: number, ran
     const own = ownPrefix(op.path);
     const foreign = ctx.ids.filter((id) => !own || !id.startsWith(own));
     const ownUnknown = own ? [`${own}${'0'.repeat(22)}`, `${own}${'Z'.repeat(22)}`] : [];
-    const expect = p.in === 'path' || op.path === '/transparents/check' || op.path === '/transparents/refund' ? unknownId : { statuses: [200] };
+    // `?id=` names the charge on the /transparents/* operations on one charge (check, refund, simulate-payment);
+    // on the list it is a filter, and an unknown one is an empty page.
+    const expect = p.in === 'path' || (op.path.startsWith('/transparents/') && !op.list) ? unknownId : { statuses: [200] };
     add('unknown-id', [...foreign, ...ownUnknown, 'a'.repeat(Math.min(64, s.maxLength ?? 64))], expect);
   }
   // The same parameter twice reaches the handler as an array.

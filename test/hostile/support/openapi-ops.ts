@@ -19,6 +19,8 @@ export interface Operation {
   body?: JsonSchema;
   /** Whether the success answer is a list (carries `pagination`). */
   list: boolean;
+  /** The media type of a success answer that is a file, not the JSON envelope (the statement's CSV and OFX exports). */
+  file?: string;
 }
 
 export function operationsOf(doc: any): Operation[] {
@@ -30,6 +32,7 @@ export function operationsOf(doc: any): Operation[] {
         : 'session' in security[0] || 'sessionCookie' in security[0] ? 'session' : 'merchant';
       const success = op.responses?.['200'] ?? op.responses?.['201'];
       const successSchema = success?.content?.['application/json']?.schema;
+      const file = success?.content && !success.content['application/json'] ? Object.keys(success.content)[0] : undefined;
       ops.push({
         method: method.toUpperCase(),
         path,
@@ -39,6 +42,7 @@ export function operationsOf(doc: any): Operation[] {
         params: (op.parameters ?? []).filter((p: any) => p.in !== 'header').map((p: any) => ({ name: p.name, in: p.in, required: !!p.required, schema: p.schema ?? {} })),
         body: op.requestBody?.content?.['application/json']?.schema,
         list: !!successSchema?.properties?.pagination,
+        ...(file ? { file } : {}),
       });
     }
   }
