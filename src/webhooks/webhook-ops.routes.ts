@@ -35,9 +35,9 @@ export function webhookOperationRoutes(rt: Runtime) {
 
     app.post('/webhooks/:id/rotate-secret', {
       onRequest,
-      // Every field is optional, so no body at all is the empty one.
+      // Every field is optional, so no body at all is the empty one; a JSON `null` is a body, not an object (400).
       preValidation: async (req) => {
-        req.body ??= {};
+        if (req.body === undefined) req.body = {};
       },
       schema: { tags, params: IdParams, body: RotateBody, response: { 200: Envelope(RotatedSecretSchema), ...errorResponses } },
       config: {

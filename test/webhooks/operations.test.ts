@@ -201,6 +201,21 @@ describe('POST /webhooks/{id}/rotate-secret', () => {
       expectError(await post(m.key, `/webhooks/${e.id}/rotate-secret`, { expiresInSeconds: value }), 400, 'VALIDATION_ERROR', message);
     }
   });
+
+  it('refuses a body that is not an object (a JSON null rotated the secret, found by the hostile fuzz); no body is fine', async () => {
+    const m = await t.merchant();
+    const e = await register(t, m.key, rx.url(rx.path()), ['CHARGE_PAID']);
+    const row = async () => (await t.pool.query('SELECT * FROM webhook_endpoints WHERE id = $1', [e.id])).rows[0];
+    const before = await row();
+    for (const payload of ['null', '[]', '"x"', '1']) {
+      const res = await t.request('POST', `/webhooks/${e.id}/rotate-secret`, { key: m.key, payload, headers: { 'content-type': 'application/json' } });
+      expectError(res, 400, 'VALIDATION_ERROR', /^body: /);
+    }
+    expect(await row()).toEqual(before);
+    const empty = await t.request('POST', `/webhooks/${e.id}/rotate-secret`, { key: m.key, payload: '', headers: { 'content-type': 'application/json' } });
+    expect(empty.status).toBe(200);
+    expect((await post(m.key, `/webhooks/${e.id}/rotate-secret`)).status).toBe(200);
+  });
 });
 
 describe('every operation', () => {
