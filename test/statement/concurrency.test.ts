@@ -82,7 +82,7 @@ describe(`statement chain under concurrent postings (seed ${SEED}, replay with S
           expect(res.status).toBe(200);
           const lines = [...(res.body.data as Line[])].reverse();
           const start = lines[0] ? lines[0].balanceAfter - lines[0].amount : 0;
-          pageProblems.push(...chainProblems(lines.map((l) => ({ ...l, balanceAfter: l.balanceAfter - start })), `${m.id} ${account} mid-run`));
+          pageProblems.push(...chainProblems(lines, `${m.id} ${account} mid-run`, start));
           count('statement read');
         });
       }

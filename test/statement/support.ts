@@ -29,11 +29,12 @@ export async function allLines(t: TestContext, key: string, account: Account = '
 
 /**
  * The chain rule of decisions part 17 over lines given oldest first: the first balanceAfter is its
- * amount, each next one adds its amount, none is negative, times never go back. Returns the violations.
+ * amount (or, for a stretch read mid-chain, `opening` plus it), each next one adds its amount, none is
+ * negative, times never go back. Returns the violations.
  */
-export function chainProblems(lines: Line[], label = ''): string[] {
+export function chainProblems(lines: Line[], label = '', opening = 0): string[] {
   const problems: string[] = [];
-  let prev = 0;
+  let prev = opening;
   let prevAt = '';
   for (const [i, l] of lines.entries()) {
     if (l.balanceAfter !== prev + l.amount) problems.push(`${label} line ${i} (${l.id} ${l.type}): ${prev} + ${l.amount} != ${l.balanceAfter}`);

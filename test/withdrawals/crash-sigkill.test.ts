@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { withDatabaseName } from '../../src/platform/database.js';
 import { runWorker } from '../../src/runtime.js';
 import { processJob } from '../../src/withdrawals/withdrawal.processing.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -14,8 +15,9 @@ afterAll(async () => { await t?.close(); });
 
 const child = fileURLToPath(new URL('./dying-worker.ts', import.meta.url));
 
-function runDyingWorker(point: string): Promise<NodeJS.Signals | null> {
-  const url = (t.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+async function runDyingWorker(point: string): Promise<NodeJS.Signals | null> {
+  const { rows } = await t.pool.query<{ db: string }>('SELECT current_database() AS db');
+  const url = withDatabaseName(inject('serverUrl'), rows[0]!.db);
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', child, url, point], { stdio: 'ignore' });
     const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error('the worker did not die')); }, 20_000);
