@@ -35,6 +35,7 @@ import { simulatorRoutes } from './providers/simulator/simulator.routes.js';
 import { apiPixWebhookRoutes } from './providers/api-pix/api-pix-webhook.routes.js';
 import { unmatchedRoutes } from './unmatched/unmatched.routes.js';
 import { adminDisputeRoutes } from './disputes/dispute.routes.js';
+import { deriveKey } from './platform/secrets.js';
 import type { Runtime } from './runtime.js';
 
 const ONE_MIB = 1024 * 1024;
@@ -160,7 +161,7 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
   await app.register(async (merchantApi) => {
     merchantApi.addHook('onRequest', limitUnknownCredentials(unknownCredentials, merchantAuth(pool, config.encryptionKey)));
     await registerKeyRateLimit(merchantApi, config, redis);
-    registerIdempotency(merchantApi, pool);
+    registerIdempotency(merchantApi, pool, deriveKey(config.encryptionKey, 'idempotency-request'));
     await merchantApi.register(storeRoutes(pool));
     await merchantApi.register(contractRoutes());
     await merchantApi.register(customerRoutes(rt));

@@ -23,10 +23,10 @@ export function accountRoutes(rt: Runtime) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const onRequest = requireSession('read');
 
-    // No answer is stored under an Idempotency-Key here: its request hash would be an unsalted SHA-256 of
-    // the passwords. A repeated change finds the current password changed (`currentPassword: invalid`).
+    // The stored request fingerprint is an HMAC under a server key (platform/http/idempotency.ts), so the
+    // passwords in this body cannot be guessed from it.
     app.post('/me/password', { onRequest, schema: { tags, security: sessionSecurity, body: PasswordBody, response: UserAnswer } },
-      async (req) => ok(await changePassword(rt, me(req), req.body)));
+      async (req) => ok(await changePassword(rt, me(req), req.body, req.idempotency)));
 
     app.post('/me/totp', {
       onRequest,

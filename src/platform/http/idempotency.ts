@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { TransactionHook, Tx } from '../db.js';
@@ -158,8 +158,12 @@ export function sendReplay(reply: FastifyReply, replay: IdempotentReplay): Fasti
   return reply.code(replay.statusCode).header('idempotent-replayed', 'true').send(replay.body);
 }
 
-/** Registers the preHandler that validates the header and replays answers already stored. */
-export function registerIdempotency(app: FastifyInstance, pool: pg.Pool): void {
+/**
+ * Registers the preHandler that validates the header and replays answers already stored. The request is
+ * fingerprinted with an HMAC under `hashKey`, not a plain SHA-256: a stored fingerprint of a body that holds
+ * a password (POST /me/password) must not be open to an offline guess.
+ */
+export function registerIdempotency(app: FastifyInstance, pool: pg.Pool, hashKey: Buffer): void {
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST' || !req.auth) return;
     const raw = req.headers['idempotency-key'];
@@ -167,7 +171,7 @@ export function registerIdempotency(app: FastifyInstance, pool: pg.Pool): void {
     if (typeof raw !== 'string' || !KEY_PATTERN.test(raw)) {
       throw new AppError('VALIDATION_ERROR', 'Idempotency-Key: must be 1 to 255 printable ASCII characters');
     }
-    const hash = createHash('sha256')
+    const hash = createHmac('sha256', hashKey)
       .update(JSON.stringify(canonical({ method: req.method, path: req.url.split('?')[0], query: req.query ?? {}, body: req.body ?? null })))
       .digest('hex');
     const config = req.routeOptions.config;
