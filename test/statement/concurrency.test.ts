@@ -96,7 +96,9 @@ describe(`statement chain under concurrent postings (seed ${SEED}, replay with S
         await client.query('BEGIN');
         await lockBalance(client, merchants[0]!.id, 'available');
         await new Promise((r) => setTimeout(r, 1500));
-        const pending = await t.pool.query('SELECT count(*)::int AS n FROM ledger_pending_credits');
+        // On the holding connection: with the pool full of requests waiting for this row (debits, statement
+        // reads folding it), asking the pool for a second connection would wait forever.
+        const pending = await client.query('SELECT count(*)::int AS n FROM ledger_pending_credits');
         counts['pending credits seen while held'] = pending.rows[0].n;
         await client.query('COMMIT');
       } finally {
