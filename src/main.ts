@@ -1,7 +1,7 @@
 import { loadConfig } from './config.js';
 import { runAdminCommand, CLI_USAGE } from './admin/cli.js';
 import { seedDemoMerchant } from './admin/seed.js';
-import { createRequire } from 'node:module';
+import { releaseExitHooks } from './platform/embedded-postgres.js';
 import { AppError } from './platform/errors.js';
 import { openDatabase } from './platform/database.js';
 import { migrate } from './platform/migrate.js';
@@ -35,18 +35,6 @@ process.on('unhandledRejection', (err) => {
   if (!isConnectionLoss(err)) throw err;
 });
 
-/**
- * embedded-postgres (loaded by platform/database.ts) installs async-exit-hook, whose SIGTERM and SIGINT
- * handlers exit at once with 143/130: no drain. This process handles both signals itself (and stops an
- * embedded PostgreSQL in db.close()), so those two handlers are taken out.
- */
-function ownTheSignals(): void {
-  try {
-    const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent?: (event: string) => void };
-    for (const signal of ['SIGTERM', 'SIGINT']) exitHook.unhookEvent?.(signal);
-  } catch { /* not installed: nothing to take out */ }
-}
-
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === 'help' || command === '--help') return console.log(USAGE);
@@ -76,7 +64,7 @@ async function main(argv: string[]): Promise<void> {
     }
     if (command === 'worker') console.log(`Pixgate worker running${http ? ` (metrics: http://${config.host}:${config.metricsPort}/metrics)` : ''}`);
     else await printWelcome(rt, `http://${config.host}:${config.port}`);
-    ownTheSignals();
+    releaseExitHooks(['SIGTERM', 'SIGINT']); // this process drains on both itself
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

