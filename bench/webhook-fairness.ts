@@ -1,31 +1,16 @@
-import http from 'node:http';
 import type { Benchmark } from './lib/context.js';
 import { withPixgate } from './lib/rig.js';
 import { stockCharges } from './lib/fixtures.js';
 import { RequestFailed } from './lib/http.js';
 import { cpuMeter } from './lib/cpu.js';
 import { figures, metered, openLoop } from './lib/load.js';
-import { startReceiver } from './lib/receiver.js';
+import { startHangingReceiver, startReceiver } from './lib/receiver.js';
 import { printTable, type Figures } from './lib/stats.js';
 
 const RATE_B = 100;
 const RATE_A = 10;
 const ENDPOINTS_A = 20;
 const TIMEOUT_MS = 3000;
-
-/** A receiver that reads each request and never answers: every delivery to it runs into WEBHOOK_TIMEOUT_MS. */
-async function startHangingReceiver(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req) => req.resume());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
 
 /**
  * Merchant B's pay → CHARGE_PAID at its receiver, at 100 payments/s, on a fresh Pixgate; with `hanging`,

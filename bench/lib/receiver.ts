@@ -18,6 +18,15 @@ export async function startReceiver(onArrival: (a: Arrival) => void): Promise<{ 
     });
   });
   server.keepAliveTimeout = 1000;
+  return listen(server);
+}
+
+/** A receiver that reads each request and never answers: every delivery to it runs into WEBHOOK_TIMEOUT_MS. */
+export function startHangingReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+  return listen(http.createServer((req) => req.resume()));
+}
+
+async function listen(server: http.Server): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
