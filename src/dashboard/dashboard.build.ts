@@ -47,7 +47,7 @@ export async function ensureDashboardBuilt(log: (line: string) => void = console
     rmSync(tmp, { recursive: true, force: true });
     rmSync(old, { recursive: true, force: true });
   }
-  log(`dashboard built in ${((Date.now() - started) / 1000).toFixed(1)} s (web/dist)`);
+  log(`dashboard built in ${Math.round((Date.now() - started) / 100) / 10} s (web/dist)`);
   return true;
 }
 

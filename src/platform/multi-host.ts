@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import { forHost, sslAttempts, type SslAttempt } from './multi-host-ssl.js';
 import { type ConnectionSpec, type HostAddress, type SessionAttrs } from './multi-host-uri.js';
@@ -85,7 +86,13 @@ export class HostChooser {
 
   private async probe(): Promise<Target> {
     const order = [...this.spec.hosts];
-    if (this.spec.loadBalance) order.sort(() => Math.random() - 0.5);
+    if (this.spec.loadBalance) {
+      // load_balance_hosts=random: a uniform shuffle (Fisher–Yates), as libpq does.
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = randomInt(i + 1);
+        [order[i], order[j]] = [order[j]!, order[i]!];
+      }
+    }
     const passes: SessionAttrs[] = this.spec.targetSessionAttrs === 'prefer-standby' ? ['standby', 'any'] : [this.spec.targetSessionAttrs];
     const failures: string[] = [];
     for (const attrs of passes) {

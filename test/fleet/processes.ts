@@ -18,7 +18,8 @@ export const freePort = () => new Promise<number>((resolve) => {
   });
 });
 
-async function adminQuery(sql: string): Promise<void> {
+/** One statement on the test server's maintenance database (create or drop a database). */
+export async function adminQuery(sql: string): Promise<void> {
   const c = new pg.Client({ connectionString: inject('serverUrl') });
   await c.connect();
   try {

@@ -2,34 +2,17 @@
 // and prints its key, which can create a charge at once; a second start seeds nothing more.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config.js';
 import { withDatabaseName } from '../../src/platform/database.js';
+import { adminQuery, freePort } from '../fleet/processes.js';
 
 const dbName = `pixgate_serve_${randomBytes(5).toString('hex')}`;
-const adminQuery = async (sql: string) => {
-  const c = new pg.Client({ connectionString: inject('serverUrl') });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-};
 beforeAll(() => adminQuery(`CREATE DATABASE ${dbName}`));
 afterAll(() => adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
-
-const freePort = () => new Promise<number>((resolve) => {
-  const srv = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = srv.address() as { port: number };
-    srv.close(() => resolve(port));
-  });
-});
 
 // As on a fresh machine: no operator secrets given, the default provider.
 const { ADMIN_TOKEN: _token, ENCRYPTION_KEY: _key, PIX_PROVIDER: _provider, ...inherited } = process.env;
