@@ -5,6 +5,7 @@ import { chargeTasks, scheduleChargeRecovery } from './charges/charge.tasks.js';
 import { scheduleWithdrawalRecovery, withdrawalTasks } from './withdrawals/withdrawal.tasks.js';
 import { idempotencyTasks, scheduleIdempotencyPrune } from './platform/http/idempotency-retention.js';
 import { webhookTasks } from './webhooks/webhook.tasks.js';
+import { drainSweep } from './webhooks/slow-lane.js';
 import { eventRetention } from './events/event-retention.js';
 import { sessionRetention } from './users/session-retention.js';
 import { startWorkers } from './platform/jobs.js';
@@ -35,19 +36,23 @@ export { buildApp as buildHttp };
  * Runners over one queue: a runner only takes jobs of the tasks it knows. Webhook deliveries wait
  * on remote receivers (up to WEBHOOK_TIMEOUT_MS each) while holding no database connection, so they get
  * many slots of their own and ten slow receivers cannot hold up payouts, refunds or expiry. Deliveries
- * to slow endpoints, and a merchant's beyond its share of the fast slots, run in a slow lane of their
- * own (src/webhooks/fairness.ts).
+ * to slow endpoints, and a merchant's beyond its share of the fast slots, wait on their pairs for the slow
+ * lane's drains, one slot per slow endpoint (src/webhooks/slow-lane.ts).
  */
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
   const deliveries = webhookTasks(rt, concurrency * 5);
   const retention = eventRetention(rt.pool, rt.config.eventRetentionDays);
   const sessions = sessionRetention(rt.pool);
-  const money = { ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...retention.tasks, ...sessions.tasks, ...unmatchedTasks(rt), ...rt.provider.tasks?.() };
+  const sweep = drainSweep(rt.pool);
+  const money = {
+    ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...retention.tasks, ...sessions.tasks, ...sweep.tasks,
+    ...unmatchedTasks(rt), ...rt.provider.tasks?.(),
+  };
   const worker = await startWorkers(rt.pool, [
     { taskList: money, concurrency }, { taskList: deliveries.fast, concurrency: concurrency * 5 },
     { taskList: deliveries.slow, concurrency: concurrency * 2 },
   ]);
-  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool), retention.schedule(), sessions.schedule(),
+  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool), retention.schedule(), sessions.schedule(), sweep.schedule(),
     scheduleUnmatchedRecovery(rt), rt.provider.scheduleJobs?.()]);
   return worker;
 }

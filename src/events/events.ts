@@ -1,7 +1,7 @@
 import type { Tx } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 import { callbackUrlKey } from '../webhooks/callback-endpoint.js';
-import { fanOutFrom, targetsOf } from '../webhooks/webhook-fanout.js';
+import { firstAttemptsOf, targetsOf, waitingColumns } from '../webhooks/webhook-fanout.js';
 
 /** The eight subscribable events (spec 6) plus the two flow events decisions part 9 accepts. */
 export const EVENT_TYPES = [
@@ -84,9 +84,9 @@ export function eventCtes(
        FROM event_in e ORDER BY e.n
        RETURNING id, created_at),
      event_pairs AS (
-       INSERT INTO event_endpoints (event_id, endpoint_id, merchant_id, event_created_at)
-       SELECT t.event_id, t.endpoint_id, t.merchant_id, e.created_at FROM event_to t JOIN event e ON e.id = t.event_id),
-     fanout AS (${fanOutFrom('event_to')})`;
+       INSERT INTO event_endpoints (event_id, endpoint_id, merchant_id, event_created_at, due_at, due_attempt)
+       SELECT t.event_id, t.endpoint_id, t.merchant_id, e.created_at, ${waitingColumns('t.slow')} FROM event_to t JOIN event e ON e.id = t.event_id),
+     fanout AS (${firstAttemptsOf('event_to')})`;
   return { sql, params, ids };
 }
 

@@ -14,7 +14,7 @@ import type { Executor } from './db.js';
 export const GRAPHILE_WORKER_VERSION = '0.17.3';
 
 /** The arguments of add_job that callers name, with the types they pass. */
-export const ADD_JOB_ARGUMENTS = ['identifier', 'payload', 'run_at', 'job_key', 'max_attempts', 'job_key_mode'] as const;
+export const ADD_JOB_ARGUMENTS = ['identifier', 'payload', 'run_at', 'job_key', 'max_attempts', 'job_key_mode', 'priority'] as const;
 
 export const ADD_JOB_SQL = `SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, job_key => $4::text,
   max_attempts => $5::int, job_key_mode => $6::text)`;
@@ -24,6 +24,13 @@ export const PRIVATE_COLUMNS = {
   _private_jobs: ['id', 'task_id', 'run_at', 'attempts', 'max_attempts', 'key', 'locked_at', 'locked_by'],
   _private_tasks: ['id', 'identifier'],
 } as const;
+
+/**
+ * SQL condition: a job with key `key` is running, or waits to run by `runAt`. (add_job always notifies
+ * every idle runner, replaces a waiting job's run_at, and adds a second job beside a running one.)
+ */
+export const jobQueuedBy = (key: string, runAt: string): string =>
+  `EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.key = ${key} AND (j.locked_at IS NOT NULL OR j.run_at <= ${runAt}))`;
 
 /**
  * Unlocks the jobs of worker pools that stopped beating for `deadAfter` (their process died), so live

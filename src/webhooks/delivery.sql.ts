@@ -1,5 +1,6 @@
 import type { AnyEventType } from '../events/events.js';
 import type { Executor } from '../platform/db.js';
+import { deliveryJobKey, DELIVER_TASK, drainsFor } from './webhook-fanout.js';
 
 export interface DeliveryRow {
   id: string;
@@ -67,7 +68,7 @@ export async function recordAttempt(db: Executor, d: AttemptRecord, o: { final: 
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT ON CONSTRAINT webhook_deliveries_attempt DO NOTHING RETURNING 1),
      state AS (
-       UPDATE event_endpoints SET state = $13 WHERE event_id = $4 AND endpoint_id = $3 AND series = $6 AND state = 'PENDING'
+       UPDATE event_endpoints SET state = $13, due_at = NULL, due_attempt = NULL WHERE event_id = $4 AND endpoint_id = $3 AND series = $6 AND state = 'PENDING'
          AND $13::text IS NOT NULL AND EXISTS (SELECT 1 FROM rec)),
      lane AS (UPDATE webhook_endpoints SET slow = $14 WHERE id = $3 AND slow <> $14 AND EXISTS (SELECT 1 FROM rec))
      SELECT EXISTS (SELECT 1 FROM rec) AS recorded`,
@@ -77,25 +78,78 @@ export async function recordAttempt(db: Executor, d: AttemptRecord, o: { final: 
   return rows[0]!.recorded;
 }
 
-/** A delivery job in its lane (task and priority), keyed per (event, endpoint). */
-export async function addDeliveryJob(
-  db: Executor, j: { task: string; payload: string; runAt: Date | null; key: string; priority: number },
+/**
+ * Where the pair's attempt `job.attempt` will run, while `job.series` is still the pair's current one and
+ * not ended (the row lock waits out a redeliver): a job in the fast lane, or, for a slow endpoint, waiting
+ * on the pair's row for its endpoint's drain (webhook-fanout.ts). `runAt` null: due now.
+ */
+export async function scheduleAttempt(
+  db: Executor, job: { eventId: string; endpointId: string; series: number; attempt: number }, o: { slow: boolean; runAt: Date | null },
 ): Promise<void> {
   await db.query(
-    `SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, job_key => $4::text, max_attempts => 25, priority => $5::int)`,
-    [j.task, j.payload, j.runAt, j.key, j.priority],
+    `WITH pair AS (
+       UPDATE event_endpoints SET due_at = CASE WHEN $1 THEN coalesce($2, now()) END, due_attempt = CASE WHEN $1 THEN $3::smallint END
+       WHERE event_id = $4 AND endpoint_id = $5 AND series = $6 AND state = 'PENDING'
+       RETURNING endpoint_id, due_at AS run_at)
+     SELECT graphile_worker.add_job('${DELIVER_TASK}', $7::json, run_at => $2::timestamptz, job_key => $8::text, max_attempts => 25)
+     FROM pair WHERE NOT $1
+     UNION ALL
+     ${drainsFor('(SELECT * FROM pair WHERE $1)')}`,
+    [o.slow, o.runAt, job.attempt, job.eventId, job.endpointId, job.series, JSON.stringify(job), deliveryJobKey(job.eventId, job.endpointId)],
   );
 }
 
-/** Schedules the next attempt of a series, only while it is still the pair's current one (FOR UPDATE waits out a redeliver). */
-export async function enqueueNextAttempt(
-  db: Executor, job: { eventId: string; endpointId: string; series: number }, payload: string,
-  o: { task: string; runAt: Date; key: string; priority: number },
-): Promise<void> {
+export interface DueAttempt {
+  event_id: string;
+  series: number;
+  due_attempt: number;
+}
+
+/**
+ * Up to `limit` of the endpoint's waiting attempts that are due, oldest first, each leased for `leaseMs`
+ * (due again then, should this worker die mid-attempt). SKIP LOCKED: a pair a redeliver holds is taken
+ * next time.
+ */
+export async function claimDue(db: Executor, endpointId: string, limit: number, leaseMs: number): Promise<DueAttempt[]> {
+  const { rows } = await db.query<DueAttempt>(
+    `UPDATE event_endpoints p SET due_at = now() + make_interval(secs => $3::float8 / 1000)
+     FROM (SELECT event_id FROM event_endpoints WHERE endpoint_id = $1 AND due_at <= now()
+           ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED) d
+     WHERE p.endpoint_id = $1 AND p.event_id = d.event_id
+     RETURNING p.event_id, p.series, p.due_attempt`,
+    [endpointId, limit, leaseMs],
+  );
+  return rows;
+}
+
+/** The pair no longer waits (its attempt was recorded meanwhile), unless a newer attempt or series took its place. */
+export async function clearDue(db: Executor, job: { eventId: string; endpointId: string; series: number; attempt: number }): Promise<void> {
   await db.query(
-    `SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, job_key => $4::text, max_attempts => 25, priority => $5::int)
-     FROM (SELECT 1 FROM event_endpoints WHERE event_id = $6 AND endpoint_id = $7 AND series = $8 FOR UPDATE) current_series`,
-    [o.task, payload, o.runAt, o.key, o.priority, job.eventId, job.endpointId, job.series],
+    `UPDATE event_endpoints SET due_at = NULL, due_attempt = NULL WHERE event_id = $1 AND endpoint_id = $2 AND series = $3 AND due_attempt = $4`,
+    [job.eventId, job.endpointId, job.series, job.attempt],
+  );
+}
+
+/**
+ * A drain's next run, by the endpoint's earliest waiting attempt but never before now (a drain that ran
+ * its share goes behind the others waiting); none when nothing waits.
+ */
+export async function queueNextDrain(db: Executor, endpointId: string): Promise<void> {
+  await db.query(
+    drainsFor(`(SELECT endpoint_id, greatest(due_at, now()) AS run_at FROM event_endpoints WHERE endpoint_id = $1 AND due_at IS NOT NULL)`,
+      { always: true }),
+    [endpointId],
+  );
+}
+
+/**
+ * A drain for every endpoint with an attempt due `overdueMs` ago and no drain queued: the one a pair
+ * misses when it commits while its endpoint's drain is ending.
+ */
+export async function queueOverdueDrains(db: Executor, overdueMs: number): Promise<void> {
+  await db.query(
+    drainsFor(`(SELECT endpoint_id, now() AS run_at FROM event_endpoints WHERE due_at < now() - make_interval(secs => $1::float8 / 1000))`),
+    [overdueMs],
   );
 }
 

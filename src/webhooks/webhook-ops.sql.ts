@@ -1,5 +1,5 @@
 import type { Executor } from '../platform/db.js';
-import { DELIVER_SLOW_TASK, DELIVER_TASK } from './webhook-fanout.js';
+import { firstAttemptsOf } from './webhook-fanout.js';
 
 /**
  * The merchant's endpoint count, under a transaction-scoped lock per merchant taken first: concurrent
@@ -16,40 +16,40 @@ export async function countEndpointsLocked(tx: Executor, merchantId: string): Pr
 const WITHIN_RETENTION = `p.event_created_at >= now() - make_interval(days => $RETENTION)`;
 const within = (n: number) => WITHIN_RETENTION.replace('$RETENTION', `$${n}`);
 
-const jobOf = (pair: string, endpoint: string) =>
-  `graphile_worker.add_job(CASE WHEN ${endpoint}.slow THEN '${DELIVER_SLOW_TASK}' ELSE '${DELIVER_TASK}' END,
-     json_build_object('eventId', ${pair}.event_id, 'endpointId', ${pair}.endpoint_id, 'attempt', 1, 'series', ${pair}.series),
-     job_key => 'webhook:' || ${pair}.event_id || ':' || ${pair}.endpoint_id, max_attempts => 25,
-     priority => CASE WHEN ${endpoint}.slow THEN 1 ELSE 0 END)`;
+// A new series of each pair, waiting on its row when its endpoint is slow (webhook-fanout.ts).
+const NEW_SERIES = `series = p.series + 1, state = 'PENDING', due_at = CASE WHEN w.slow THEN now() END, due_attempt = CASE WHEN w.slow THEN 1 END
+       FROM webhook_endpoints w WHERE w.id = p.endpoint_id`;
+// After `next` (the new series): their first attempts queued, and how many series started.
+const QUEUED = `queued AS (${firstAttemptsOf('next')})
+     SELECT (SELECT count(*)::int FROM next) AS started, (SELECT count(*) FROM queued) AS jobs`;
 
 /**
  * Starts a new series of the event's delivery to the endpoint and queues its first attempt (replacing
  * a pending attempt of the old series: same job key). False when the event never went to it.
  */
 export async function startSeries(db: Executor, m: { merchantId: string; endpointId: string; eventId: string; retentionDays: number }): Promise<boolean> {
-  const { rowCount } = await db.query(
+  const { rows } = await db.query<{ started: number }>(
     `WITH next AS (
-       UPDATE event_endpoints p SET series = p.series + 1, state = 'PENDING'
-       WHERE p.event_id = $1 AND p.endpoint_id = $2 AND p.merchant_id = $3 AND ${within(4)}
-       RETURNING p.event_id, p.endpoint_id, p.series)
-     SELECT ${jobOf('n', 'w')} FROM next n JOIN webhook_endpoints w ON w.id = n.endpoint_id`,
+       UPDATE event_endpoints p SET ${NEW_SERIES}
+         AND p.event_id = $1 AND p.endpoint_id = $2 AND p.merchant_id = $3 AND ${within(4)}
+       RETURNING p.event_id, p.endpoint_id, p.series, w.slow),
+     ${QUEUED}`,
     [m.eventId, m.endpointId, m.merchantId, m.retentionDays],
   );
-  return rowCount === 1;
+  return rows[0]!.started === 1;
 }
 
 /** A new series for every event since `since` whose latest series to the endpoint FAILED; returns how many. */
 export async function restartFailed(db: Executor, m: { merchantId: string; endpointId: string; since: string; retentionDays: number }): Promise<number> {
-  const { rows } = await db.query<{ queued: number }>(
+  const { rows } = await db.query<{ started: number }>(
     `WITH next AS (
-       UPDATE event_endpoints p SET series = p.series + 1, state = 'PENDING'
-       WHERE p.endpoint_id = $1 AND p.merchant_id = $2 AND p.state = 'FAILED' AND p.event_created_at >= $3::timestamptz AND ${within(4)}
-       RETURNING p.event_id, p.endpoint_id, p.series),
-     jobs AS (SELECT ${jobOf('n', 'w')} FROM next n JOIN webhook_endpoints w ON w.id = n.endpoint_id)
-     SELECT count(*)::int AS queued FROM jobs`,
+       UPDATE event_endpoints p SET ${NEW_SERIES}
+         AND p.endpoint_id = $1 AND p.merchant_id = $2 AND p.state = 'FAILED' AND p.event_created_at >= $3::timestamptz AND ${within(4)}
+       RETURNING p.event_id, p.endpoint_id, p.series, w.slow),
+     ${QUEUED}`,
     [m.endpointId, m.merchantId, m.since, m.retentionDays],
   );
-  return rows[0]!.queued;
+  return rows[0]!.started;
 }
 
 /**

@@ -17,8 +17,10 @@ afterAll(async () => {
   await rx?.stop();
 });
 
-const jobs = async (task: string) =>
-  (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = $1', [task])).rows[0]!.n;
+/** The merchant's jobs of a task (their keys end with the endpoint's id). */
+const jobs = async (task: string, merchantId: string) => (await t.pool.query<{ n: number }>(
+  `SELECT count(*)::int AS n FROM graphile_worker.jobs j JOIN webhook_endpoints w ON j.key LIKE '%:' || w.id
+   WHERE j.task_identifier = $1 AND w.merchant_id = $2`, [task, merchantId])).rows[0]!.n;
 
 describe('fairness between merchants', () => {
   // First: the test after it leaves the slow lane busy with hanging deliveries for a while.
@@ -55,8 +57,15 @@ describe('fairness between merchants', () => {
     // B was delivered while every attempt of A still hung (none recorded yet).
     const recordedA = (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE merchant_id = $1', [a.id])).rows[0]!.n;
     expect(recordedA).toBe(0);
-    // A's excess waits in the slow lane, not in the fast one: its share of fast slots plus the slow lane's at most.
+    // A's excess waits on its pairs for the slow lane, not as jobs: its share of fast slots plus one attempt
+    // per endpoint's drain at most, and one drain per endpoint.
     expect(arrivedA()).toBeLessThanOrEqual(20 + 20);
-    expect(await jobs('webhooks.deliver-slow')).toBeGreaterThan(0);
+    const waitingA = (await t.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM event_endpoints WHERE merchant_id = $1 AND due_at IS NOT NULL', [a.id])).rows[0]!.n;
+    expect(waitingA).toBeGreaterThan(100 - 40);
+    expect(await jobs('webhooks.deliver', a.id)).toBeLessThanOrEqual(20);
+    const drains = await jobs('webhooks.drain', a.id);
+    expect(drains).toBeGreaterThan(0);
+    expect(drains).toBeLessThanOrEqual(20);
   });
 });
