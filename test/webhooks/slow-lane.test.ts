@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { eventually } from '../support/eventually.js';
+import { queueOverdueDrains } from '../../src/webhooks/delivery.sql.js';
+import { Receiver } from './support/receiver.js';
+import { deliveriesOf, emit, register, sleep } from './support/helpers.js';
+import { emitEvent } from '../../src/events/events.js';
+import { withTransaction } from '../../src/platform/db.js';
+
+const TIMEOUT = 1000;
+let t: TestContext;
+let rx: Receiver;
+beforeAll(async () => {
+  rx = await new Receiver().start();
+  t = await createTestContext({ WEBHOOK_TIMEOUT_MS: String(TIMEOUT), WEBHOOK_RETRY_BASE_MS: '300' });
+});
+afterAll(async () => {
+  await t?.close();
+  await rx?.stop();
+});
+
+const hang = { hangMs: 30_000 };
+const pair = async (eventId: string, endpointId: string) => (await t.pool.query<{ series: number; state: string; due_attempt: number | null; waiting: boolean }>(
+  'SELECT series, state, due_attempt, due_at IS NOT NULL AS waiting FROM event_endpoints WHERE event_id = $1 AND endpoint_id = $2',
+  [eventId, endpointId])).rows[0]!;
+const jobsOf = async (endpointId: string) => (await t.pool.query<{ task: string }>(
+  `SELECT task_identifier AS task FROM graphile_worker.jobs WHERE key LIKE '%:' || $1 ORDER BY 1`, [endpointId])).rows.map((r) => r.task);
+
+describe('the slow lane', () => {
+  it('retries a slow endpoint from its pair, not as jobs; a redeliver to it goes through its drain; its record ends the wait', async () => {
+    const m = await t.merchant();
+    const path = rx.path(hang, hang, hang);
+    const e = await register(t, m.key, rx.url(path), ['CHARGE_PAID']);
+    const eventId = await emit(t, m.id, 'CHARGE_PAID', { id: 'chg_slow_lane' });
+    // Attempt 1 times out in the fast lane; attempt 2 then waits on the pair, and no delivery job exists for it.
+    await eventually(async () => (await pair(eventId, e.id)).due_attempt === 2, TIMEOUT * 3);
+    expect(await jobsOf(e.id)).not.toContain('webhooks.deliver');
+    const records = await deliveriesOf(t, m.key, e.id, 3, TIMEOUT * 8);
+    expect(records.map((r: any) => [r.attempt, r.success, r.manual])).toEqual([[3, false, false], [2, false, false], [1, false, false]]);
+    expect(await pair(eventId, e.id)).toEqual({ series: 1, state: 'FAILED', due_attempt: null, waiting: false });
+
+    const res = await t.request('POST', `/webhooks/${e.id}/redeliver`, { key: m.key, body: { eventId } });
+    expect(res.status).toBe(200);
+    expect(await jobsOf(e.id)).not.toContain('webhooks.deliver');
+    const after = await deliveriesOf(t, m.key, e.id, 4, TIMEOUT * 4);
+    expect(after[0]).toMatchObject({ attempt: 1, success: true, manual: true, statusCode: 200 });
+    await eventually(async () => (await pair(eventId, e.id)).state === 'SUCCEEDED');
+    expect(await pair(eventId, e.id)).toEqual({ series: 2, state: 'SUCCEEDED', due_attempt: null, waiting: false });
+    // The fast answer put the endpoint back in the fast lane.
+    expect((await t.pool.query('SELECT slow FROM webhook_endpoints WHERE id = $1', [e.id])).rows[0].slow).toBe(false);
+  });
+
+  it('a due pair whose drain was lost (it committed as its drain ended) gets one from the sweep', async () => {
+    const m = await t.merchant();
+    const path = rx.path();
+    const e = await register(t, m.key, rx.url(path), ['CHARGE_PAID']);
+    await t.pool.query('UPDATE webhook_endpoints SET slow = true WHERE id = $1', [e.id]);
+    const eventId = await withTransaction(t.pool, async (tx) => {
+      const id = await emitEvent(tx, { merchantId: m.id, type: 'CHARGE_PAID', data: { id: 'chg_lost_drain' } });
+      await tx.query(`DELETE FROM graphile_worker._private_jobs WHERE key = 'webhook-drain:' || $1`, [e.id]);
+      await tx.query(`UPDATE event_endpoints SET due_at = now() - interval '1 minute' WHERE event_id = $1`, [id]);
+      return id;
+    });
+    await sleep(TIMEOUT);
+    expect(rx.hitsFor(path)).toHaveLength(0);
+    expect(await pair(eventId, e.id)).toMatchObject({ due_attempt: 1, waiting: true });
+    // The worker runs the sweep every 30 s; here it is run at once.
+    expect((await t.pool.query(`SELECT 1 FROM graphile_worker.jobs WHERE task_identifier = 'webhooks.drain-sweep'`)).rowCount).toBe(1);
+    await queueOverdueDrains(t.pool, 30_000);
+    await eventually(() => rx.hitsFor(path).length === 1, TIMEOUT * 3);
+    await eventually(async () => (await pair(eventId, e.id)).state === 'SUCCEEDED');
+  });
+
+  it('a slow-lane job queued by a release before the drains (webhooks.deliver-slow) hands its delivery to the drain', async () => {
+    const m = await t.merchant();
+    const path = rx.path();
+    const e = await register(t, m.key, rx.url(path), ['CHARGE_PAID']);
+    await t.pool.query('UPDATE webhook_endpoints SET slow = true WHERE id = $1', [e.id]);
+    const eventId = await withTransaction(t.pool, async (tx) => {
+      const id = await emitEvent(tx, { merchantId: m.id, type: 'CHARGE_PAID', data: { id: 'chg_old_release' } });
+      // As that release left it: no wait on the pair, and a job per delivery.
+      await tx.query(`DELETE FROM graphile_worker._private_jobs WHERE key = 'webhook-drain:' || $1`, [e.id]);
+      await tx.query(`UPDATE event_endpoints SET due_at = NULL, due_attempt = NULL WHERE event_id = $1`, [id]);
+      await tx.query(`SELECT graphile_worker.add_job('webhooks.deliver-slow', json_build_object('eventId', $1::text, 'endpointId', $2::text, 'attempt', 1),
+        job_key => 'webhook:' || $1 || ':' || $2, priority => 1)`, [id, e.id]);
+      return id;
+    });
+    await eventually(() => rx.hitsFor(path).length === 1, TIMEOUT * 3);
+    await eventually(async () => (await pair(eventId, e.id)).state === 'SUCCEEDED');
+    await eventually(async () => (await jobsOf(e.id)).length === 0);
+  });
+});
