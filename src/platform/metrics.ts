@@ -1,6 +1,7 @@
 import client from 'prom-client';
 import type pg from 'pg';
 import { selectQueueStats } from './job-queue-internals.js';
+import { selectSlowLaneBacklog } from '../webhooks/delivery.sql.js';
 
 /**
  * Prometheus metrics (decisions part 18), all in prom-client's default registry so that any slice can
@@ -59,6 +60,12 @@ const jobsOldest = new client.Gauge({ name: 'pixgate_jobs_oldest_waiting_age_sec
 const jobsRunning = new client.Gauge({ name: 'pixgate_jobs_running', help: 'Jobs locked by a worker, by task', labelNames: ['task'] as const });
 const jobsScheduled = new client.Gauge({ name: 'pixgate_jobs_scheduled', help: 'Jobs due later (retries, expiries, periodic sweeps), by task', labelNames: ['task'] as const });
 const jobsFailed = new client.Gauge({ name: 'pixgate_jobs_failed', help: 'Jobs that used up their attempts and will not run again, by task', labelNames: ['task'] as const });
+const slowLaneWaiting = new client.Gauge({
+  name: 'pixgate_webhook_slow_lane_waiting', help: 'Webhook attempts due that wait for their slow endpoint\'s drain (they are not jobs)',
+});
+const slowLaneOldest = new client.Gauge({
+  name: 'pixgate_webhook_slow_lane_oldest_waiting_age_seconds', help: 'How long the oldest of them has waited (0 when none)',
+});
 const poolInUse = new client.Gauge({ name: 'pixgate_db_pool_in_use', help: 'Database connections of this process checked out of the pool' });
 const poolWaiting = new client.Gauge({ name: 'pixgate_db_pool_waiting', help: 'Requests of this process waiting for a database connection' });
 const poolTotal = new client.Gauge({ name: 'pixgate_db_pool_connections', help: 'Database connections this process holds open' });
@@ -70,7 +77,7 @@ export async function renderMetrics(pool: pg.Pool): Promise<string> {
   poolWaiting.set(pool.waitingCount);
   poolTotal.set(pool.totalCount);
   // Reset first: with the database away the job figures are absent rather than stale.
-  for (const g of [jobsWaiting, jobsOldest, jobsRunning, jobsScheduled, jobsFailed]) g.reset();
+  for (const g of [jobsWaiting, jobsOldest, jobsRunning, jobsScheduled, jobsFailed, slowLaneWaiting, slowLaneOldest]) g.reset();
   try {
     const stats = await selectQueueStats(pool);
     for (const s of stats) {
@@ -80,6 +87,9 @@ export async function renderMetrics(pool: pg.Pool): Promise<string> {
       jobsScheduled.set({ task: s.task }, s.scheduled);
       jobsFailed.set({ task: s.task }, s.failed);
     }
+    const backlog = await selectSlowLaneBacklog(pool);
+    slowLaneWaiting.set(backlog.waiting);
+    slowLaneOldest.set(backlog.oldestAgeSeconds);
   } catch {
     scrapeErrors.inc(); // the database away: the process's own figures are still worth answering
   }

@@ -153,6 +153,15 @@ export async function queueOverdueDrains(db: Executor, overdueMs: number): Promi
   );
 }
 
+/** The slow lane's backlog: attempts due now that wait on their pairs, and the age of the oldest. */
+export async function selectSlowLaneBacklog(db: Executor): Promise<{ waiting: number; oldestAgeSeconds: number }> {
+  const { rows } = await db.query<{ waiting: number; oldestAgeSeconds: number }>(
+    `SELECT count(*)::int AS waiting, coalesce(extract(epoch FROM now() - min(due_at)), 0)::float8 AS "oldestAgeSeconds"
+     FROM event_endpoints WHERE due_at <= now()`,
+  );
+  return rows[0]!;
+}
+
 /** keysetPage query: $1 = endpoint id, $2 = merchant id. */
 export const LIST_DELIVERIES_SQL = `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE endpoint_id = $1 AND merchant_id = $2`;
 

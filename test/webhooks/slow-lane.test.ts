@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 import { queueOverdueDrains } from '../../src/webhooks/delivery.sql.js';
 import { Receiver } from './support/receiver.js';
@@ -64,6 +64,9 @@ describe('the slow lane', () => {
     await sleep(TIMEOUT);
     expect(rx.hitsFor(path)).toHaveLength(0);
     expect(await pair(eventId, e.id)).toMatchObject({ due_attempt: 1, waiting: true });
+    const metrics = (await t.request('GET', '/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).raw;
+    expect(metrics).toMatch(/^pixgate_webhook_slow_lane_waiting [1-9]/m);
+    expect(Number(/^pixgate_webhook_slow_lane_oldest_waiting_age_seconds (\S+)/m.exec(metrics)![1])).toBeGreaterThanOrEqual(60);
     // The worker runs the sweep every 30 s; here it is run at once.
     expect((await t.pool.query(`SELECT 1 FROM graphile_worker.jobs WHERE task_identifier = 'webhooks.drain-sweep'`)).rowCount).toBe(1);
     await queueOverdueDrains(t.pool, 30_000);
