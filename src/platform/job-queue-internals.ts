@@ -14,7 +14,7 @@ import type { Executor } from './db.js';
 export const GRAPHILE_WORKER_VERSION = '0.17.3';
 
 /** The arguments of add_job that callers name, with the types they pass. */
-export const ADD_JOB_ARGUMENTS = ['identifier', 'payload', 'run_at', 'job_key', 'max_attempts', 'job_key_mode', 'priority'] as const;
+export const ADD_JOB_ARGUMENTS = ['identifier', 'payload', 'run_at', 'job_key', 'max_attempts', 'job_key_mode'] as const;
 
 export const ADD_JOB_SQL = `SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, job_key => $4::text,
   max_attempts => $5::int, job_key_mode => $6::text)`;
