@@ -1,5 +1,5 @@
-import { Readable, type Readable as ReadableType, type Writable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { Readable, type Readable as ReadableType } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
 import type { Executor } from '../platform/db.js';
 import type { StatementAccount, StatementLineView } from './statement.schemas.js';
 import { availableBalanceAt, exportBatches } from './statement.service.js';
@@ -10,25 +10,20 @@ export const CSV_COLUMNS = [
   'createdAt', 'account', 'type', 'amount', 'balanceAfter', 'fee', 'chargeId', 'refundId', 'withdrawalId', 'disputeId', 'end2endId', 'description',
 ] as const;
 
-/** Resolves when `out` takes more (or is gone: the client left), so a slow reader holds the export back. */
-const drained = (out: Writable) => new Promise<void>((resolve) => {
-  const done = () => { out.off('drain', done); out.off('close', done); resolve(); };
-  out.on('drain', done).on('close', done);
-});
-
-/** GET /me/statement.csv: RFC 4180 (CRLF, quoted where needed), UTF-8, cents as integers, oldest first. */
+/**
+ * GET /me/statement.csv: RFC 4180 (CRLF, quoted where needed), UTF-8, cents as integers, oldest first.
+ * One chunk per batch, as the OFX writer: a stringifier stream would make each line its own write.
+ */
 export function csvStream(db: Executor, merchantId: string, account: StatementAccount, range: Range): ReadableType {
-  const csv = stringify({ header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows' });
-  void (async () => {
+  const options = { columns: [...CSV_COLUMNS], record_delimiter: 'windows' } as const;
+  return Readable.from((async function* () {
+    let header = true;
     for await (const batch of exportBatches(db, merchantId, account, range)) {
-      for (const line of batch) {
-        if (csv.destroyed) return;
-        if (!csv.write(CSV_COLUMNS.map((c) => line[c] ?? ''))) await drained(csv);
-      }
+      yield stringify(batch.map((line) => CSV_COLUMNS.map((c) => line[c] ?? '')), { ...options, header });
+      header = false;
     }
-    csv.end();
-  })().catch((err: Error) => csv.destroy(err)); // half-way: the download fails instead of looking complete
-  return csv;
+    if (header) yield stringify([], { ...options, header }); // no line: the header row alone
+  })());
 }
 
 /** Reais with a dot from integer cents, without floating point: -1050 → "-10.50". */
