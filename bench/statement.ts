@@ -4,8 +4,9 @@
  * Seeds one merchant with STATEMENT_LINES generated lines (INSERT ... SELECT generate_series: postings and
  * their lines, as ledger_post writes them, spread over a year), then times statement pages over HTTP
  * (goal < 50 ms) and prints the page query's EXPLAIN (ANALYZE, BUFFERS); then exports the newest
- * STATEMENT_EXPORT_LINES lines as CSV and as OFX, reporting time and the server's peak RSS (goals < 60 s,
- * < 100 MB). The server is Pixgate as `npm start` runs it, in a child process, on a fresh database.
+ * STATEMENT_EXPORT_LINES lines as CSV and as OFX, reporting time and the server's RSS before, at its peak and
+ * the increase (goals < 60 s, < 100 MB), and, for comparison, its RSS under STATEMENT_PAGES_SECONDS (20) of pages alone.
+ * The server is Pixgate as `npm start` runs it, in a child process, on a fresh database.
  *   node --import tsx bench/statement.ts postings   (STATEMENT_AB_SECONDS=3)
  * A/B of the money path alone: ledger_post as migration 0006 left it (A: the migrations before 0011) and
  * with statement lines (B: all of them), on two fresh databases, runs interleaved A B A B: credits to one
@@ -28,6 +29,7 @@ import { pageQuery } from '../src/statement/statement.sql.js';
 const LINES = Number(process.env.STATEMENT_LINES ?? 10_000_000);
 const EXPORT_LINES = Math.min(LINES, Number(process.env.STATEMENT_EXPORT_LINES ?? 1_000_000));
 const SEED_BATCH = 1_000_000;
+const PAGES_SECONDS = Number(process.env.STATEMENT_PAGES_SECONDS ?? 20);
 const YEAR_MS = 365 * 86_400_000;
 
 /** Line s (1-based) of the account: odd lines credit 1000, even ones debit 500, one every YEAR/LINES, ending now. */
@@ -127,26 +129,43 @@ async function main(): Promise<void> {
 
       const from = (await pool.query<{ created_at: Date }>(
         'SELECT created_at FROM statement_lines WHERE account_id = $1 AND seq = $2', [`${m.id}:available`, LINES - EXPORT_LINES + 1])).rows[0]!.created_at.toISOString();
-      console.log(`\n| export of ${EXPORT_LINES.toLocaleString('en')} lines | s | MB sent | lines | server RSS before MB | server peak RSS MB |\n|---|---:|---:|---:|---:|---:|`);
-      for (const kind of ['csv', 'ofx'] as const) {
-        const pid = pixgate.child.pid!;
+      // RSS of the server process (the child `pixgate serve`), sampled every 50 ms while `fn` runs.
+      const pid = pixgate.child.pid!;
+      const measured = async <T>(fn: () => Promise<T>) => {
         const before = rssKb(pid);
         let peak = before;
         const sampler = setInterval(() => { peak = Math.max(peak, rssKb(pid)); }, 50);
-        const [{ bytes, lines }, ms] = await timed(async () => {
+        const [out, ms] = await timed(fn).finally(() => clearInterval(sampler));
+        peak = Math.max(peak, rssKb(pid));
+        return { out, ms, before: before / 1024, peak: peak / 1024 };
+      };
+      const mb = (x: number) => x.toFixed(0);
+      // First the same server under ordinary requests alone, for about as long as an export takes: V8 sizes
+      // its heap for any sustained allocation, so this is what an export's increase is to be compared with.
+      const pages = await measured(async () => {
+        const until = performance.now() + PAGES_SECONDS * 1000;
+        let n = 0;
+        await Promise.all(Array.from({ length: 4 }, async () => {
+          for (; performance.now() < until; n++) await page('limit=100');
+        }));
+        return n;
+      });
+      const noExport = `| (no export, run before them: ${pages.out.toLocaleString('en')} pages of 100, 4 clients) | ${(pages.ms / 1000).toFixed(1)} | | | ${mb(pages.before)} | ${mb(pages.peak)} | ${mb(pages.peak - pages.before)} | ${load()} |`;
+      console.log(`\n| export of ${EXPORT_LINES.toLocaleString('en')} lines | s | MB sent | lines | server RSS before MB | peak MB | increase MB | load |\n|---|---:|---:|---:|---:|---:|---:|---|`);
+      for (const kind of ['csv', 'ofx'] as const) {
+        const r = await measured(async () => {
           const res = await get(`/me/statement.${kind}?from=${encodeURIComponent(from)}`);
           let bytes = 0;
           let lines = 0;
           for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
             bytes += chunk.length;
-            for (const b of chunk) if (b === 10) lines++;
+            for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
           }
           return { bytes, lines };
         });
-        clearInterval(sampler);
-        peak = Math.max(peak, rssKb(pid));
-        console.log(`| ${kind.toUpperCase()} | ${(ms / 1000).toFixed(1)} | ${(bytes / 2 ** 20).toFixed(0)} | ${lines.toLocaleString('en')} | ${(before / 1024).toFixed(0)} | ${(peak / 1024).toFixed(0)} |`);
+        console.log(`| ${kind.toUpperCase()} | ${(r.ms / 1000).toFixed(1)} | ${(r.out.bytes / 2 ** 20).toFixed(0)} | ${r.out.lines.toLocaleString('en')} | ${mb(r.before)} | ${mb(r.peak)} | ${mb(r.peak - r.before)} | ${load()} |`);
       }
+      console.log(noExport);
     });
   } finally {
     await server.stop();
