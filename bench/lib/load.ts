@@ -86,6 +86,20 @@ export async function closedLoop(o: { concurrency: number; durationMs: number; o
   return (done * 1000) / (performance.now() - t0);
 }
 
+/** Several runs of one configuration as one: their samples together (more samples, a steadier tail). */
+export function pooled(runs: RunResult[]): RunResult {
+  const errorKinds = new Map<string, number>();
+  for (const r of runs) for (const [k, n] of r.errorKinds) errorKinds.set(k, (errorKinds.get(k) ?? 0) + n);
+  const cpus = runs.map((r) => r.cpu).filter((c): c is CpuUse => c !== undefined);
+  return {
+    latencies: runs.flatMap((r) => r.latencies),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    errorKinds,
+    elapsedMs: runs.reduce((n, r) => n + r.elapsedMs, 0),
+    ...(cpus.length === runs.length && { cpu: { server: cpus.reduce((n, c) => n + c.server, 0), db: cpus.reduce((n, c) => n + c.db, 0) } }),
+  };
+}
+
 export const figures = (label: string, rate: number, r: RunResult, note?: string): Figures =>
   summarise(label, r.latencies, { rate, errors: r.errors, elapsedMs: r.elapsedMs, errorKinds: r.errorKinds, note, cpu: r.cpu });
 

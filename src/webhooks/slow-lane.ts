@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { Runtime } from '../runtime.js';
 import { periodicTask } from '../platform/periodic.js';
 import type { Executor } from '../platform/db.js';
@@ -48,7 +49,12 @@ export async function drain(rt: Runtime, payload: unknown): Promise<void> {
     const results = await Promise.allSettled(due.map((d) => deliverDue(rt, endpointId, d)));
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason; // retried; the others are recorded or leased
-    parallel = results.every((r) => r.status === 'fulfilled' && r.value) ? Math.min(DRAIN_PARALLEL, parallel * 2) : 1;
+    const succeeded = results.every((r) => r.status === 'fulfilled' && r.value);
+    parallel = succeeded ? Math.min(DRAIN_PARALLEL, parallel * 2) : 1;
+    // Receivers that hang time out together, round after round, and their records and next sends would
+    // land on the database in one burst that delays everyone's work; a random pause after a failed round
+    // spreads them out (and costs a failing receiver nothing it could use).
+    if (!succeeded) await setTimeout(Math.random() * rt.config.webhookTimeoutMs / 2);
   } while (Date.now() < until);
   await queueNextDrain(rt.pool, endpointId);
 }
