@@ -32,6 +32,14 @@ function prepareParameterised(client: pg.PoolClient): void {
   };
 }
 
+const connectionStrings = new WeakMap<pg.Pool, string>();
+/** The connection string a pool of createPool was made from, for a process of ours that needs its own. */
+export const connectionStringOf = (pool: pg.Pool): string => {
+  const url = connectionStrings.get(pool);
+  if (url === undefined) throw new Error('not a pool of createPool');
+  return url;
+};
+
 /**
  * The connection string is read as libpq reads it (platform/multi-host.ts): several hosts, sslmode,
  * target_session_attrs; each new connection goes to the host chosen, so the pool follows a failover.
@@ -39,6 +47,7 @@ function prepareParameterised(client: pg.PoolClient): void {
 export function createPool(connectionString: string, max = 10): pg.Pool {
   const { Client, base } = multiHostPoolConfig(connectionString);
   const pool = new pg.Pool({ application_name: 'pixgate', ...base, Client, max });
+  connectionStrings.set(pool, connectionString);
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => {

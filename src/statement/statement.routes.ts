@@ -6,7 +6,7 @@ import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/env
 import type { Runtime } from '../runtime.js';
 import { CsvQuery, DailyQuery, DailySummary, OfxQuery, StatementLine, StatementQuery } from './statement.schemas.js';
 import { dailySummary, listStatement, timeRange } from './statement.service.js';
-import { csvStream, ofxStream } from './statement.export.js';
+import { exportInChild } from './statement.export-process.js';
 
 const tags = ['statement'];
 const read = requirePermission('read');
@@ -34,7 +34,7 @@ export function statementRoutes(rt: Runtime) {
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="statement-${account}.csv"`)
-        .send(csvStream(rt.pool, req.auth!.merchant.id, account, range));
+        .send(exportInChild(rt.pool, { format: 'csv', merchantId: req.auth!.merchant.id, account, range }));
     });
 
     app.get('/me/statement.ofx', {
@@ -45,7 +45,7 @@ export function statementRoutes(rt: Runtime) {
       return reply
         .type('application/x-ofx; charset=utf-8')
         .header('content-disposition', 'attachment; filename="statement.ofx"')
-        .send(ofxStream(rt.pool, req.auth!.merchant.id, range));
+        .send(exportInChild(rt.pool, { format: 'ofx', merchantId: req.auth!.merchant.id, account: 'available', range }));
     });
 
     app.get('/me/statement/daily', {
