@@ -4,8 +4,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type pg from 'pg';
-import { PROJECT_ROOT } from '../config.js';
+import type { Runtime } from '../runtime.js';
 import { connectionStringOf } from '../platform/db.js';
 import type { StatementAccount } from './statement.schemas.js';
 import type { Range } from './statement.sql.js';
@@ -27,18 +26,21 @@ const CHILD_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=64'];
 /** Exports running at once per process; more wait their turn (each child is a process of ~50–90 MB). */
 const MAX_CHILDREN = 2;
 
-// Plain JS in one file, for a child without tsx's loader (~50 MB); kept beside node_modules so its packages
-// resolve, named by its content so processes of different versions never share one.
+// Plain JS in one file with its packages (no node_modules needed beside it, under the data directory), for a child without
+// tsx's loader (~50 MB); named by its content, so processes of different versions never share one.
 const ENTRY = fileURLToPath(new URL('./statement.export-child.ts', import.meta.url));
 let script: Promise<string> | undefined;
-function childScript(): Promise<string> {
+function childScript(dataDir: string): Promise<string> {
   script ??= (async () => {
     const { build } = await import('esbuild');
     const out = await build({
-      entryPoints: [ENTRY], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', write: false, logLevel: 'silent',
+      entryPoints: [ENTRY], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'silent',
+      external: ['pg-native'], // pg's optional native driver, never loaded
+      // Bundled CommonJS packages call require(), which an ES module lacks.
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     });
     const code = out.outputFiles[0]!.contents;
-    const dir = join(PROJECT_ROOT, 'node_modules', '.cache', 'pixgate');
+    const dir = join(dataDir, 'build'); // ours alone: code is run from it
     const file = join(dir, `statement-export-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
     if (!existsSync(file)) {
       mkdirSync(dir, { recursive: true });
@@ -68,15 +70,15 @@ async function slot(): Promise<() => void> {
  * back, so a slow download holds one batch). The client leaving stops the child; the child failing ends
  * the download with an error instead of a short file that looks complete.
  */
-export function exportInChild(pool: pg.Pool, job: ExportJob): Readable {
+export function exportInChild(rt: Runtime, job: ExportJob): Readable {
   const out = new PassThrough();
   void (async () => {
     const release = await slot();
     try {
-      const file = await childScript();
+      const file = await childScript(rt.config.dataDir);
       if (out.destroyed) return;
       const child = spawn(process.execPath, [...CHILD_FLAGS, file], {
-        env: { ...process.env, DATABASE_URL: connectionStringOf(pool), PIXGATE_STATEMENT_EXPORT: JSON.stringify(job) },
+        env: { ...process.env, DATABASE_URL: connectionStringOf(rt.pool), PIXGATE_STATEMENT_EXPORT: JSON.stringify(job) },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       out.on('close', () => child.kill());

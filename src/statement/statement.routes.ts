@@ -34,7 +34,7 @@ export function statementRoutes(rt: Runtime) {
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="statement-${account}.csv"`)
-        .send(exportInChild(rt.pool, { format: 'csv', merchantId: req.auth!.merchant.id, account, range }));
+        .send(exportInChild(rt, { format: 'csv', merchantId: req.auth!.merchant.id, account, range }));
     });
 
     app.get('/me/statement.ofx', {
@@ -45,7 +45,7 @@ export function statementRoutes(rt: Runtime) {
       return reply
         .type('application/x-ofx; charset=utf-8')
         .header('content-disposition', 'attachment; filename="statement.ofx"')
-        .send(exportInChild(rt.pool, { format: 'ofx', merchantId: req.auth!.merchant.id, account: 'available', range }));
+        .send(exportInChild(rt, { format: 'ofx', merchantId: req.auth!.merchant.id, account: 'available', range }));
     });
 
     app.get('/me/statement/daily', {
