@@ -36,9 +36,10 @@ async function deliverDue(rt: Runtime, endpointId: string, due: DueAttempt): Pro
  * as many at a time as its receiver copes with, for up to two timeouts; then its next run goes behind the other endpoints'
  * drains waiting, so a merchant with many hanging receivers takes its turn like any other. Each attempt
  * runs as in the fast lane (webhook-attempt.ts); safe to run twice (a leased pair is not taken twice,
- * and an attempt recorded is not sent again).
+ * and an attempt recorded is not sent again). `stopping`: the worker's shutdown, after which it starts no
+ * more rounds.
  */
-export async function drain(rt: Runtime, payload: unknown): Promise<void> {
+export async function drain(rt: Runtime, payload: unknown, stopping?: AbortSignal): Promise<void> {
   const endpointId = parseDrain(payload);
   const leaseMs = rt.config.webhookTimeoutMs + 30_000;
   const until = Date.now() + 2 * rt.config.webhookTimeoutMs;
@@ -54,8 +55,8 @@ export async function drain(rt: Runtime, payload: unknown): Promise<void> {
     // Receivers that hang time out together, round after round, and their records and next sends would
     // land on the database in one burst that delays everyone's work; a random pause after a failed round
     // spreads them out (and costs a failing receiver nothing it could use).
-    if (!succeeded) await setTimeout(Math.random() * rt.config.webhookTimeoutMs / 2);
-  } while (Date.now() < until);
+    if (!succeeded) await setTimeout(Math.random() * rt.config.webhookTimeoutMs / 2, undefined, { signal: stopping }).catch(() => {});
+  } while (Date.now() < until && !stopping?.aborted); // a worker shutting down takes no more
   await queueNextDrain(rt.pool, endpointId);
 }
 

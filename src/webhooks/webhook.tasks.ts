@@ -41,6 +41,6 @@ export function webhookTasks(rt: Runtime, fastSlots: number): { fast: TaskList; 
   const shares = new FastLaneShares(fastSlots);
   return {
     fast: { [DELIVER_TASK]: (payload) => deliver(rt, payload, shares) },
-    slow: { [DRAIN_TASK]: (payload) => drain(rt, payload), [DELIVER_SLOW_TASK]: (payload) => deliver(rt, payload, null) },
+    slow: { [DRAIN_TASK]: (payload, helpers) => drain(rt, payload, helpers.abortSignal), [DELIVER_SLOW_TASK]: (payload) => deliver(rt, payload, null) },
   };
 }
