@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
     await migrate(db.pool);
     await enforceProviderBinding(db.pool, config.pixProvider, { bind: command === 'serve' || command === 'api' || command === 'worker' });
     if (command === 'migrate') return console.log('migrations applied');
-    if (command === 'merchant' || command === 'apikey' || command === 'user' || command === 'unmatched') return console.log(JSON.stringify(await runAdminCommand(rt, [command, ...rest]), null, 2));
+    if (command === 'merchant' || command === 'apikey' || command === 'user' || command === 'unmatched' || command === 'dispute') return console.log(JSON.stringify(await runAdminCommand(rt, [command, ...rest]), null, 2));
     if (command !== 'serve' && command !== 'api' && command !== 'worker') throw new Error(USAGE);
 
     // Any mix of serve/api/worker on one database (decisions part 18): jobs are taken with row locks and

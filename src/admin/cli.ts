@@ -8,6 +8,8 @@ import { ROLES, type Role } from '../auth/permissions.js';
 import { inviteUser } from '../users/users.service.js';
 import { listUnmatchedPayments, refundUnmatchedPayment } from '../unmatched/unmatched.service.js';
 import { UNMATCHED_STATUSES } from '../unmatched/unmatched.schemas.js';
+import { openDispute, resolveDispute } from '../disputes/dispute.service.js';
+import { DISPUTE_OUTCOMES, type DisputeOutcome } from '../disputes/dispute.schemas.js';
 
 export const CLI_USAGE = `Operator commands (the same operations as /admin):
   pixgate merchant create --user-name NAME --email EMAIL [merchant options]
@@ -19,6 +21,8 @@ export const CLI_USAGE = `Operator commands (the same operations as /admin):
   pixgate user invite --merchant MERCHANT_ID --email EMAIL --name NAME --role OWNER|DEVELOPER|FINANCE|VIEWER
   pixgate unmatched list [--status OPEN|REFUNDING|REFUNDED] [--limit N] [--after CURSOR]
   pixgate unmatched refund UNMATCHED_PAYMENT_ID
+  pixgate dispute open CHARGE_ID
+  pixgate dispute resolve DISPUTE_ID --outcome ACCEPTED|REJECTED
 Merchant options: --kyc-status PENDING|APPROVED|REJECTED --trade-name --legal-name --full-name --tax-id
   --pix-key KEY --pix-key-type CPF|CNPJ|EMAIL|TELEFONE|CHAVE_ALEATORIA --city
   --min-ticket --max-ticket --max-withdrawal --withdrawals-enabled true|false
@@ -27,7 +31,7 @@ Merchant options: --kyc-status PENDING|APPROVED|REJECTED --trade-name --legal-na
 const OPTIONS = Object.fromEntries(
   ['user-name', 'email', 'kyc-status', 'trade-name', 'legal-name', 'full-name', 'tax-id', 'pix-key', 'pix-key-type', 'city',
     'min-ticket', 'max-ticket', 'max-withdrawal', 'withdrawals-enabled', 'charge-fee-fixed', 'charge-fee-bps',
-    'withdrawal-fee-fixed', 'suspended', 'limit', 'after', 'merchant', 'name', 'role', 'status'].map((o) => [o, { type: 'string' as const }]),
+    'withdrawal-fee-fixed', 'suspended', 'limit', 'after', 'merchant', 'name', 'role', 'status', 'outcome'].map((o) => [o, { type: 'string' as const }]),
 );
 
 function unmatchedStatus(v: string | undefined) {
@@ -35,6 +39,12 @@ function unmatchedStatus(v: string | undefined) {
   const status = UNMATCHED_STATUSES.find((s) => s === v);
   if (!status) throw new Error(`--status must be one of ${UNMATCHED_STATUSES.join(', ')}`);
   return status;
+}
+
+function disputeOutcome(v: string | undefined): DisputeOutcome {
+  const outcome = DISPUTE_OUTCOMES.find((o) => o === v);
+  if (!outcome) throw new Error(`--outcome must be one of ${DISPUTE_OUTCOMES.join(', ')}`);
+  return outcome;
 }
 
 function integer(v: string | undefined, name: string): number | undefined {
@@ -75,6 +85,8 @@ export async function runAdminCommand(rt: Runtime, args: string[]): Promise<unkn
     case 'apikey revoke': return revokeApiKey(pool, required(id));
     case 'unmatched list': return listUnmatchedPayments(pool, rt.cursors, { limit: integer(values.limit, 'limit'), after: values.after, status: unmatchedStatus(values.status) });
     case 'unmatched refund': return refundUnmatchedPayment(rt, required(id));
+    case 'dispute open': return openDispute(rt, { chargeId: required(id) });
+    case 'dispute resolve': return resolveDispute(rt, required(id), disputeOutcome(values.outcome));
     case 'user invite': {
       // The merchant's first user (decisions part 15), as POST /admin/merchants/{id}/users: prints the invitation link.
       const { merchant, email, name, role } = values;

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../platform/http/envelope.js';
 
-const Outcome = StringEnum(['ACCEPTED', 'REJECTED'] as const);
+export const DISPUTE_OUTCOMES = ['ACCEPTED', 'REJECTED'] as const;
+const Outcome = StringEnum(DISPUTE_OUTCOMES);
 
 /** Decisions parts 7 and 13: `outcome` appears once the dispute is resolved. */
 export const DisputeSchema = Type.Object({

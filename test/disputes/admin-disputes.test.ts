@@ -6,6 +6,13 @@ import { receivePayment } from '../../src/charges/charge-payment.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakePsp, type FakePsp } from '../providers/fake-psp.js';
 import { balance, check, createCharge, events, expectError, pay, type Merchant } from '../charges/support.js';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../../src/config.js';
+import { connectionStringOf } from '../../src/platform/db.js';
 
 const open = (t: TestContext, chargeId: string) => t.admin('POST', `/admin/charges/${chargeId}/disputes`);
 const resolve = (t: TestContext, disputeId: string, outcome: unknown) => t.admin('POST', `/admin/disputes/${disputeId}/resolve`, { outcome });
@@ -41,6 +48,23 @@ describe('with the simulator', () => {
     expect((await events(t, m.id, 'REFUND_COMPLETED'))).toHaveLength(1);
     await t.assertLedger();
   });
+
+  it('the CLI `pixgate dispute open|resolve` does the same, through the same service', async () => {
+    const m = await t.merchant();
+    const c = await createCharge(t, m, { amount: 5_000 });
+    await pay(t, c.id);
+    const env = { ...process.env, DATABASE_URL: connectionStringOf(t.pool), PIXGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'pxg-cli-')) };
+    const cli = async (...args: string[]) =>
+      JSON.parse((await promisify(execFile)(process.execPath, [join(PROJECT_ROOT, 'bin/pixgate.js'), ...args], { env })).stdout);
+    const opened = await cli('dispute', 'open', c.id);
+    expect(opened).toMatchObject({ chargeId: c.id, status: 'OPEN', blockedAmount: 5_000 });
+    expect(await balance(t, m)).toEqual({ available: 0, pending: 0, blocked: 5_000 });
+    await expect(cli('dispute', 'resolve', opened.id, '--outcome', 'MAYBE')).rejects.toMatchObject({ stderr: expect.stringContaining('--outcome must be one of ACCEPTED, REJECTED') });
+    expect(await cli('dispute', 'resolve', opened.id, '--outcome', 'REJECTED')).toEqual({ ...opened, status: 'RESOLVED', outcome: 'REJECTED' });
+    expect(await balance(t, m)).toEqual({ available: 5_000, pending: 0, blocked: 0 });
+    await expect(cli('dispute', 'open', 'chg_nope')).rejects.toMatchObject({ stderr: expect.stringContaining('NOT_FOUND') });
+    await t.assertLedger();
+  }, 60_000);
 
   it('refuses what the simulator controls refuse, and a merchant key', async () => {
     const m = await t.merchant();
