@@ -23,8 +23,9 @@ const hang = { hangMs: 30_000 };
 const pair = async (eventId: string, endpointId: string) => (await t.pool.query<{ series: number; state: string; due_attempt: number | null; waiting: boolean }>(
   'SELECT series, state, due_attempt, due_at IS NOT NULL AS waiting FROM event_endpoints WHERE event_id = $1 AND endpoint_id = $2',
   [eventId, endpointId])).rows[0]!;
+/** The endpoint's jobs waiting to run (a job that just ran an attempt may still be locked a moment after it). */
 const jobsOf = async (endpointId: string) => (await t.pool.query<{ task: string }>(
-  `SELECT task_identifier AS task FROM graphile_worker.jobs WHERE key LIKE '%:' || $1 ORDER BY 1`, [endpointId])).rows.map((r) => r.task);
+  `SELECT task_identifier AS task FROM graphile_worker.jobs WHERE key LIKE '%:' || $1 AND locked_at IS NULL ORDER BY 1`, [endpointId])).rows.map((r) => r.task);
 
 describe('the slow lane', () => {
   it('retries a slow endpoint from its pair, not as jobs; a redeliver to it goes through its drain; its record ends the wait', async () => {
@@ -34,14 +35,14 @@ describe('the slow lane', () => {
     const eventId = await emit(t, m.id, 'CHARGE_PAID', { id: 'chg_slow_lane' });
     // Attempt 1 times out in the fast lane; attempt 2 then waits on the pair, and no delivery job exists for it.
     await eventually(async () => (await pair(eventId, e.id)).due_attempt === 2, TIMEOUT * 3);
-    expect(await jobsOf(e.id)).not.toContain('webhooks.deliver');
+    expect((await jobsOf(e.id)).filter((task) => task.startsWith('webhooks.deliver'))).toEqual([]);
     const records = await deliveriesOf(t, m.key, e.id, 3, TIMEOUT * 8);
     expect(records.map((r: any) => [r.attempt, r.success, r.manual])).toEqual([[3, false, false], [2, false, false], [1, false, false]]);
     expect(await pair(eventId, e.id)).toEqual({ series: 1, state: 'FAILED', due_attempt: null, waiting: false });
 
     const res = await t.request('POST', `/webhooks/${e.id}/redeliver`, { key: m.key, body: { eventId } });
     expect(res.status).toBe(200);
-    expect(await jobsOf(e.id)).not.toContain('webhooks.deliver');
+    expect((await jobsOf(e.id)).filter((task) => task.startsWith('webhooks.deliver'))).toEqual([]);
     const after = await deliveriesOf(t, m.key, e.id, 4, TIMEOUT * 4);
     expect(after[0]).toMatchObject({ attempt: 1, success: true, manual: true, statusCode: 200 });
     await eventually(async () => (await pair(eventId, e.id)).state === 'SUCCEEDED');
