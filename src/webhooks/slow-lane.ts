@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import type { Runtime } from '../runtime.js';
 import { periodicTask } from '../platform/periodic.js';
@@ -55,7 +56,7 @@ export async function drain(rt: Runtime, payload: unknown, stopping?: AbortSigna
     // Receivers that hang time out together, round after round, and their records and next sends would
     // land on the database in one burst that delays everyone's work; a random pause after a failed round
     // spreads them out (and costs a failing receiver nothing it could use).
-    if (!succeeded) await setTimeout(Math.random() * rt.config.webhookTimeoutMs / 2, undefined, { signal: stopping }).catch(() => {});
+    if (!succeeded) await setTimeout(randomInt(Math.ceil(rt.config.webhookTimeoutMs / 2)), undefined, { signal: stopping }).catch(() => {});
   } while (Date.now() < until && !stopping?.aborted); // a worker shutting down takes no more
   await queueNextDrain(rt.pool, endpointId);
 }
