@@ -53,7 +53,7 @@ export const firstAttemptsOf = (pairs: string): string =>
    UNION ALL
    ${drainsFor(`(SELECT endpoint_id, now() AS run_at FROM ${pairs} WHERE slow)`)}`;
 
-/** What a new pair waits on, by its endpoint's lane: due now at attempt 1 when slow, nothing when fast. */
+/** What a new series waits on (due_at, due_attempt), by its endpoint's lane: due now at attempt 1 when slow, nothing when fast. */
 export const waitingColumns = (slow: string): string => `CASE WHEN ${slow} THEN now() END, CASE WHEN ${slow} THEN 1 END`;
 
 /**

@@ -5,7 +5,7 @@ import { queueOverdueDrains } from '../../src/webhooks/delivery.sql.js';
 import { Receiver } from './support/receiver.js';
 import { deliveriesOf, emit, register, sleep } from './support/helpers.js';
 import { emitEvent } from '../../src/events/events.js';
-import { withTransaction } from '../../src/platform/db.js';
+import { withTransaction, type Tx } from '../../src/platform/db.js';
 
 const TIMEOUT = 1000;
 let t: TestContext;
@@ -26,6 +26,24 @@ const pair = async (eventId: string, endpointId: string) => (await t.pool.query<
 /** The endpoint's jobs waiting to run (a job that just ran an attempt may still be locked a moment after it). */
 const jobsOf = async (endpointId: string) => (await t.pool.query<{ task: string }>(
   `SELECT task_identifier AS task FROM graphile_worker.jobs WHERE key LIKE '%:' || $1 AND locked_at IS NULL ORDER BY 1`, [endpointId])).rows.map((r) => r.task);
+
+/**
+ * An event to a new endpoint flagged slow, committed without the drain its fan-out queued, and `alter`ed
+ * in the same transaction: the states a lost wake-up or an older release leave behind.
+ */
+async function slowEventWithoutDrain(chargeId: string, alter: (tx: Tx, eventId: string, endpointId: string) => Promise<unknown>) {
+  const m = await t.merchant();
+  const path = rx.path();
+  const e = await register(t, m.key, rx.url(path), ['CHARGE_PAID']);
+  await t.pool.query('UPDATE webhook_endpoints SET slow = true WHERE id = $1', [e.id]);
+  const eventId = await withTransaction(t.pool, async (tx) => {
+    const id = await emitEvent(tx, { merchantId: m.id, type: 'CHARGE_PAID', data: { id: chargeId } });
+    await tx.query(`DELETE FROM graphile_worker._private_jobs WHERE key = 'webhook-drain:' || $1`, [e.id]);
+    await alter(tx, id, e.id);
+    return id;
+  });
+  return { path, e, eventId };
+}
 
 describe('the slow lane', () => {
   it('retries a slow endpoint from its pair, not as jobs; a redeliver to it goes through its drain; its record ends the wait', async () => {
@@ -52,16 +70,8 @@ describe('the slow lane', () => {
   });
 
   it('a due pair whose drain was lost (it committed as its drain ended) gets one from the sweep', async () => {
-    const m = await t.merchant();
-    const path = rx.path();
-    const e = await register(t, m.key, rx.url(path), ['CHARGE_PAID']);
-    await t.pool.query('UPDATE webhook_endpoints SET slow = true WHERE id = $1', [e.id]);
-    const eventId = await withTransaction(t.pool, async (tx) => {
-      const id = await emitEvent(tx, { merchantId: m.id, type: 'CHARGE_PAID', data: { id: 'chg_lost_drain' } });
-      await tx.query(`DELETE FROM graphile_worker._private_jobs WHERE key = 'webhook-drain:' || $1`, [e.id]);
-      await tx.query(`UPDATE event_endpoints SET due_at = now() - interval '1 minute' WHERE event_id = $1`, [id]);
-      return id;
-    });
+    const { path, e, eventId } = await slowEventWithoutDrain('chg_lost_drain', (tx, id) =>
+      tx.query(`UPDATE event_endpoints SET due_at = now() - interval '1 minute' WHERE event_id = $1`, [id]));
     await sleep(TIMEOUT);
     expect(rx.hitsFor(path)).toHaveLength(0);
     expect(await pair(eventId, e.id)).toMatchObject({ due_attempt: 1, waiting: true });
@@ -76,18 +86,11 @@ describe('the slow lane', () => {
   });
 
   it('a slow-lane job queued by a release before the drains (webhooks.deliver-slow) hands its delivery to the drain', async () => {
-    const m = await t.merchant();
-    const path = rx.path();
-    const e = await register(t, m.key, rx.url(path), ['CHARGE_PAID']);
-    await t.pool.query('UPDATE webhook_endpoints SET slow = true WHERE id = $1', [e.id]);
-    const eventId = await withTransaction(t.pool, async (tx) => {
-      const id = await emitEvent(tx, { merchantId: m.id, type: 'CHARGE_PAID', data: { id: 'chg_old_release' } });
-      // As that release left it: no wait on the pair, and a job per delivery.
-      await tx.query(`DELETE FROM graphile_worker._private_jobs WHERE key = 'webhook-drain:' || $1`, [e.id]);
+    // As that release left it: no wait on the pair, and a job per delivery.
+    const { path, e, eventId } = await slowEventWithoutDrain('chg_old_release', async (tx, id, endpointId) => {
       await tx.query(`UPDATE event_endpoints SET due_at = NULL, due_attempt = NULL WHERE event_id = $1`, [id]);
       await tx.query(`SELECT graphile_worker.add_job('webhooks.deliver-slow', json_build_object('eventId', $1::text, 'endpointId', $2::text, 'attempt', 1),
-        job_key => 'webhook:' || $1 || ':' || $2, priority => 1)`, [id, e.id]);
-      return id;
+        job_key => 'webhook:' || $1 || ':' || $2, priority => 1)`, [id, endpointId]);
     });
     await eventually(() => rx.hitsFor(path).length === 1, TIMEOUT * 3);
     await eventually(async () => (await pair(eventId, e.id)).state === 'SUCCEEDED');
