@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { chargeTasks, scheduleChargeRecovery } from './charges/charge.tasks.js';
 import { scheduleWithdrawalRecovery, withdrawalTasks } from './withdrawals/withdrawal.tasks.js';
-import { idempotencyTasks, scheduleIdempotencyPrune } from './platform/http/idempotency-retention.js';
+import { idempotencyRetention } from './platform/http/idempotency-retention.js';
 import { webhookTasks } from './webhooks/webhook.tasks.js';
 import { drainSweep } from './webhooks/slow-lane.js';
 import { eventRetention } from './events/event-retention.js';
@@ -44,15 +44,16 @@ export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop()
   const retention = eventRetention(rt.pool, rt.config.eventRetentionDays);
   const sessions = sessionRetention(rt.pool);
   const sweep = drainSweep(rt.pool);
+  const idempotency = idempotencyRetention(rt.pool);
   const money = {
-    ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotencyTasks(rt.pool), ...retention.tasks, ...sessions.tasks, ...sweep.tasks,
+    ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotency.tasks, ...retention.tasks, ...sessions.tasks, ...sweep.tasks,
     ...unmatchedTasks(rt), ...rt.provider.tasks?.(),
   };
   const worker = await startWorkers(rt.pool, [
     { taskList: money, concurrency }, { taskList: deliveries.fast, concurrency: concurrency * 5 },
     { taskList: deliveries.slow, concurrency: concurrency * 2 },
   ]);
-  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleIdempotencyPrune(rt.pool), retention.schedule(), sessions.schedule(), sweep.schedule(),
+  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), idempotency.schedule(), retention.schedule(), sessions.schedule(), sweep.schedule(),
     scheduleUnmatchedRecovery(rt), rt.provider.scheduleJobs?.()]);
   return worker;
 }

@@ -1,5 +1,5 @@
 import type { Executor } from '../platform/db.js';
-import { periodicTask } from '../platform/periodic.js';
+import { deleteInBatches, periodicTask } from '../platform/periodic.js';
 import { deleteEventsBefore } from './event.sql.js';
 
 const RETENTION_TASK = 'events.prune';
@@ -11,12 +11,6 @@ const BATCH = 500;
  * batch per statement: each batch commits on its own, so no sweep holds many locks or one long
  * transaction, and a delivery racing a deletion finds its event gone and drops itself.
  */
-export async function pruneEvents(db: Executor, days: number): Promise<number> {
-  for (let total = 0; ;) {
-    const n = await deleteEventsBefore(db, days, BATCH);
-    total += n;
-    if (n < BATCH) return total;
-  }
-}
+export const pruneEvents = (db: Executor, days: number): Promise<number> => deleteInBatches(BATCH, () => deleteEventsBefore(db, days, BATCH));
 
 export const eventRetention = (db: Executor, days: number) => periodicTask(db, RETENTION_TASK, PRUNE_EVERY_MS, () => pruneEvents(db, days));

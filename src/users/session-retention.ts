@@ -1,5 +1,5 @@
 import type { Executor } from '../platform/db.js';
-import { periodicTask } from '../platform/periodic.js';
+import { deleteInBatches, periodicTask } from '../platform/periodic.js';
 import { deleteOldLoginFailures, deleteOldSessions } from './session.sql.js';
 
 const RETENTION_TASK = 'sessions.prune';
@@ -10,19 +10,11 @@ export const SESSION_KEEP_DAYS = 30;
 /** Far past the 15-minute login window: a row older than this no longer counts. */
 export const LOGIN_FAILURE_KEEP_HOURS = 24;
 
-async function inBatches(deleteBatch: () => Promise<number>): Promise<number> {
-  for (let total = 0; ;) {
-    const n = await deleteBatch();
-    total += n;
-    if (n < BATCH) return total;
-  }
-}
-
-/** A batch per statement, each committing on its own, so no sweep holds many locks or one long transaction. */
+/** Sessions over for SESSION_KEEP_DAYS and failed logins past LOGIN_FAILURE_KEEP_HOURS, in batches. */
 export async function pruneSessions(db: Executor): Promise<{ sessions: number; loginFailures: number }> {
   return {
-    sessions: await inBatches(() => deleteOldSessions(db, SESSION_KEEP_DAYS, BATCH)),
-    loginFailures: await inBatches(() => deleteOldLoginFailures(db, LOGIN_FAILURE_KEEP_HOURS, BATCH)),
+    sessions: await deleteInBatches(BATCH, () => deleteOldSessions(db, SESSION_KEEP_DAYS, BATCH)),
+    loginFailures: await deleteInBatches(BATCH, () => deleteOldLoginFailures(db, LOGIN_FAILURE_KEEP_HOURS, BATCH)),
   };
 }
 
