@@ -8,7 +8,7 @@ import { printTable, summarise, type Figures } from './lib/stats.js';
 const PASSWORD = 'bench password 123';
 
 /**
- * Dashboard auth (decisions part 15): the login rate (one scrypt hash per login), the time of a failed
+ * Dashboard auth (docs/contract/access.md#login): the login rate (one scrypt hash per login), the time of a failed
  * login for an unknown e-mail against a wrong password (they must not tell the two apart), and one
  * merchant route (GET /me/balance) authenticated by an API key, a session JWT and the session cookie
  * at the same offered rate: the session check must cost no more than the key check.

@@ -1,5 +1,5 @@
 /**
- * The statement at scale (issue 14, decisions part 17), run on its own:
+ * The statement at scale (issue 14, docs/contract/statement.md#statement), run on its own:
  *   node --import tsx bench/statement.ts            (STATEMENT_LINES=10000000 STATEMENT_EXPORT_LINES=1000000)
  * Seeds one merchant with STATEMENT_LINES generated lines (INSERT ... SELECT generate_series: postings and
  * their lines, as ledger_post writes them, spread over a year), then times statement pages over HTTP

@@ -84,7 +84,7 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     logController: new OneLinePerRequest(),
     bodyLimit: ONE_MIB,
     return503OnClosing: true,
-    // HEAD is another method on a known path: 404 like any other (decisions part 1).
+    // HEAD is another method on a known path: 404 like any other (docs/contract/http.md#routing).
     exposeHeadRoutes: false,
     frameworkErrors: routingErrorHandler,
     // Behind a TLS proxy (docs/deployment.md): the client address the per-address limits count by.
@@ -101,18 +101,18 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   // `/customers/` routes to `/customers/:id` with an empty id: a path that names nothing, so 404 like an
-  // unknown route, before auth (decisions part 1).
+  // unknown route, before auth (docs/contract/http.md#routing).
   app.addHook('onRequest', async (req, reply) => {
     if (Object.values(req.params as Record<string, string>).includes('')) return notFoundHandler(req, reply);
   });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
-  // An empty body with a JSON content type is a request without a body (decisions part 14).
+  // An empty body with a JSON content type is a request without a body (docs/contract/http.md#routing).
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = (body as string).trim();
-    // Routing comes before parsing: an unknown route is 404 whatever its body (decisions part 14).
+    // Routing comes before parsing: an unknown route is 404 whatever its body (docs/contract/http.md#routing).
     if (text === '' || req.is404) return done(null, undefined);
     if (jsonDepthExceeds(text)) return done(new AppError('VALIDATION_ERROR', `body: nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     try {
@@ -150,7 +150,7 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
   // The merchant dashboard (web/): static files at /dashboard, outside the API's auth and OpenAPI document.
   await app.register(dashboardRoutes());
 
-  // REDIS_URL: the rate limits are shared by every process (decisions part 18).
+  // REDIS_URL: the rate limits are shared by every process (docs/contract/http.md#rate-limits).
   const redis = connectRedis(config);
   if (redis) {
     await redisReady(redis);

@@ -19,7 +19,7 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   readonly webhookRetryBaseMs: number;
   readonly webhookTimeoutMs: number;
-  /** Events and their delivery records are deleted after this many days (decisions part 16). */
+  /** Events and their delivery records are deleted after this many days (docs/contract/webhooks.md#event-retention). */
   readonly eventRetentionDays: number;
   readonly simPayoutDelayMs: number;
   readonly simRefundDelayMs: number;
@@ -61,7 +61,7 @@ export interface ApiPixConfig {
   readonly webhookToken: string;
   readonly timeoutMs: number;
   readonly pollIntervalMs: number;
-  /** API_PIX_RECONCILE_INTERVAL_S: how often received PIX are listed at the PSP and reconciled (decisions part 19). */
+  /** API_PIX_RECONCILE_INTERVAL_S: how often received PIX are listed at the PSP and reconciled (docs/contract/psp.md#reconciliation). */
   readonly reconcileIntervalS: number;
   /** The platform's own key at the PSP, the payer of payouts. */
   readonly payoutKey: string;

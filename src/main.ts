@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<void> {
     if (command === 'merchant' || command === 'apikey' || command === 'user' || command === 'unmatched' || command === 'dispute') return console.log(JSON.stringify(await runAdminCommand(rt, [command, ...rest]), null, 2));
     if (command !== 'serve' && command !== 'api' && command !== 'worker') throw new Error(USAGE);
 
-    // Any mix of serve/api/worker on one database (decisions part 18): jobs are taken with row locks and
+    // Any mix of serve/api/worker on one database (docs/contract/running.md#processes): jobs are taken with row locks and
     // every periodic job is queued under one job key, so a second worker adds no second copy of it.
     const worker = command === 'api' ? null : await runWorker(rt);
     if (worker) stops.push(() => worker.stop());
@@ -82,7 +82,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 async function printWelcome(rt: ReturnType<typeof createRuntime>, base: string): Promise<void> {
-  // Only with the simulator (decisions part 12): a real PSP would receive charges for a made-up PIX key.
+  // Only with the simulator (docs/contract/running.md#first-start): a real PSP would receive charges for a made-up PIX key.
   const seeded = rt.config.pixProvider === 'simulator' ? await seedDemoMerchant(rt.pool) : null;
   const lines = [`Pixgate listening on ${base}  (API docs: ${base}/docs)`, `Dashboard: ${rt.config.publicUrl}/dashboard`];
   if (rt.config.generated.adminToken) lines.push(`ADMIN_TOKEN (generated, saved in ${rt.config.dataDir}/admin-token): ${rt.config.adminToken}`);

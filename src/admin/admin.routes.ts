@@ -13,7 +13,7 @@ const RevokedKey = Type.Object({ id: Type.String(), merchantId: Type.String(), l
 const tags = ['admin'];
 const security = [{ adminToken: [] }];
 
-/** Operator API (decisions part 13), behind ADMIN_TOKEN; the CLI calls the same services. */
+/** Operator API (docs/contract/operator.md#operator-api), behind ADMIN_TOKEN; the CLI calls the same services. */
 export function adminRoutes(pool: pg.Pool, cursors: Cursors) {
   return async (app: FastifyInstance) => {
     app.post('/merchants', {

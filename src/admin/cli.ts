@@ -88,7 +88,7 @@ export async function runAdminCommand(rt: Runtime, args: string[]): Promise<unkn
     case 'dispute open': return openDispute(rt, { chargeId: required(id) });
     case 'dispute resolve': return resolveDispute(rt, required(id), disputeOutcome(values.outcome));
     case 'user invite': {
-      // The merchant's first user (decisions part 15), as POST /admin/merchants/{id}/users: prints the invitation link.
+      // The merchant's first user (docs/contract/access.md#invitations), as POST /admin/merchants/{id}/users: prints the invitation link.
       const { merchant, email, name, role } = values;
       if (!merchant || !email || !name || !role) throw new Error('--merchant, --email, --name and --role are required');
       if (!ROLES.includes(role as Role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);

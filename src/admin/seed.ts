@@ -14,7 +14,7 @@ export const DEMO_OWNER_EMAIL = 'demo@pixgate.local';
 export interface SeededDemo {
   merchantId: string;
   apiKey: string;
-  /** The demo merchant's OWNER (decisions part 15): its password is generated and shown once. */
+  /** The demo merchant's OWNER (docs/contract/running.md#first-start): its password is generated and shown once. */
   owner: { email: string; password: string };
 }
 

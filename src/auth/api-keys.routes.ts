@@ -21,7 +21,7 @@ const KeyView = Type.Object({
 });
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-/** Self-service API keys (decisions part 15): OWNER and DEVELOPER, with a session — never with an API key. */
+/** Self-service API keys (docs/contract/access.md#api-keys): OWNER and DEVELOPER, with a session — never with an API key. */
 export function apiKeyRoutes(rt: Runtime) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

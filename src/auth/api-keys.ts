@@ -7,7 +7,7 @@ import { keysetPage, type Cursors, type Page, type PageRequest } from '../platfo
 import { selectMerchant } from '../merchants/merchant.sql.js';
 import { apiKeysPageQuery, insertApiKey, revokeApiKey as revokeApiKeyRow, touchApiKey, type ApiKeyRow } from './auth.sql.js';
 
-/** `pxg_` + 40 base62 characters (decisions part 10). */
+/** `pxg_` + 40 base62 characters (docs/contract/access.md#api-keys). */
 export const API_KEY_PATTERN = /^pxg_[0-9A-Za-z]{40}$/;
 
 export const hashApiKey = (key: string): Buffer => createHash('sha256').update(key).digest();
@@ -21,7 +21,7 @@ export interface IssuedApiKey {
   createdAt: string;
 }
 
-/** A key as listed (decisions part 15): never the key itself. */
+/** A key as listed (docs/contract/access.md#api-keys): never the key itself. */
 export interface ApiKeyView {
   id: string;
   name: string;

@@ -21,7 +21,7 @@ declare module 'fastify' {
   }
 }
 
-/** The dashboard's session cookie, and the header its non-GET requests carry (CSRF guard, decisions part 15). */
+/** The dashboard's session cookie, and the header its non-GET requests carry (CSRF guard, docs/contract/access.md#browser-session). */
 export const SESSION_COOKIE = 'pxg_session';
 export const CLIENT_HEADER = 'x-pixgate-client';
 
@@ -89,7 +89,7 @@ export async function authenticate(pool: pg.Pool, sessionKey: Buffer, req: Fasti
   return keyAuth(pool, token);
 }
 
-/** The merchant scope's hook: an API key or a dashboard session (decisions parts 10 and 15). */
+/** The merchant scope's hook: an API key or a dashboard session (docs/contract/access.md#credentials). */
 export const merchantAuth = (pool: pg.Pool, sessionKey: Buffer) => async (req: FastifyRequest) => {
   req.auth = await authenticate(pool, sessionKey, req);
 };

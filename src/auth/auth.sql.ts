@@ -16,7 +16,7 @@ const COLUMNS = 'id, merchant_id, name, last4, created_at, revoked_at, last_used
 
 export type KeyAuthRow = MerchantRow & { key_id: string; key_revoked: boolean; key_stale: boolean };
 
-/** `key_stale`: last_used_at is more than a minute old, so this use should be recorded (decisions part 15). */
+/** `key_stale`: last_used_at is more than a minute old, so this use should be recorded (docs/contract/access.md#api-keys). */
 export async function selectMerchantByKeyHash(db: Executor, hash: Buffer): Promise<KeyAuthRow | undefined> {
   const { rows } = await db.query<KeyAuthRow>(
     `SELECT m.*, k.id AS key_id, k.revoked_at IS NOT NULL AS key_revoked,

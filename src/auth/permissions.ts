@@ -1,16 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
 
-/** Dashboard roles (decisions part 15). */
+/** Dashboard roles (docs/contract/access.md#roles). */
 export const ROLES = ['OWNER', 'DEVELOPER', 'FINANCE', 'VIEWER'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
- * What a merchant route needs beyond being the merchant (decisions part 15, roles table):
+ * What a merchant route needs beyond being the merchant (docs/contract/access.md#roles):
  * - `read`: everything of the merchant (every role, every API key);
  * - `operate`: create charges and customers, delete customers, simulate a payment;
  * - `money`: refunds and withdrawals;
- * - `developer`: webhook endpoints and their operations (part 16); API keys also need a session;
+ * - `developer`: webhook endpoints and their operations (docs/contract/webhooks.md#webhook-operations); API keys also need a session;
  * - `team`: invite, change role, remove (needs a session).
  */
 export type Permission = 'read' | 'operate' | 'money' | 'developer' | 'team';

@@ -20,7 +20,7 @@ export interface ReceiveOptions {
  * endToEndId: a notification delivered twice, even concurrently, credits once and answers the charge.
  * In ONE transaction: PAID with paidAt and end2endId, the ledger posting (merchant netAmount, each split
  * recipient its share, the platform its fee), CHARGE_PAID, and SPLIT_RECEIVED to each recipient.
- * A late payment of an EXPIRED charge is still credited: the money arrived (decisions part 4).
+ * A late payment of an EXPIRED charge is still credited: the money arrived (docs/contract/charges.md#late-payments).
  * A second, different PIX to a charge already paid is not credited here (left for reconciliation).
  */
 export async function receivePayment(rt: Runtime, n: PaymentNotification, opts: ReceiveOptions = {}): Promise<Charge> {

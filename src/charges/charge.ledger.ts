@@ -3,7 +3,7 @@ import type { Tx } from '../platform/db.js';
 import type { ChargeRow, SplitRow } from './charge.sql.js';
 
 /**
- * A payment in one posting (decisions part 5): the PSP holds the amount; the merchant gets netAmount,
+ * A payment in one posting (docs/contract/charges.md#split): the PSP holds the amount; the merchant gets netAmount,
  * each split recipient its share, the platform its fee — all to `available` (PIX settles instantly).
  */
 export async function postPayment(tx: Tx, charge: ChargeRow, splits: SplitRow[]): Promise<void> {

@@ -11,7 +11,7 @@ import { checkCharge, createCharge, listCharges } from './charge.service.js';
 
 const tags = ['charges'];
 
-/** Spec 4.3: the transparent checkout. The refund route lives with refunds and is registered here. */
+/** The transparent checkout (docs/contract/charges.md#charges). The refund route lives with refunds and is registered here. */
 export function chargeRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/transparents/create', {

@@ -7,10 +7,10 @@ import type { ChargeCreate, SplitEntry } from './charge.schemas.js';
 /** floor(n / d) for non-negative integers, exact: no floating-point division is involved. */
 const floorDiv = (n: number, d: number) => (n - (n % d)) / d;
 
-/** Decisions part 4: chargeFeeFixed + floor(amount × chargeFeeBps / 10000). */
+/** docs/contract/charges.md#charge-fee: chargeFeeFixed + floor(amount × chargeFeeBps / 10000). */
 export const chargeFee = (m: MerchantRow, amount: number) => m.charge_fee_fixed + floorDiv(amount * m.charge_fee_bps, 10_000);
 
-/** Decisions part 4: a charge needs the merchant's KYC approved and a PIX key on file. */
+/** docs/contract/charges.md#charges: a charge needs the merchant's KYC approved and a PIX key on file. */
 export function assertCanCharge(m: MerchantRow): void {
   if (m.kyc_status !== 'APPROVED') throw new AppError('FORBIDDEN', 'Charges need the merchant\'s KYC to be APPROVED');
   if (!m.pix_key) throw new AppError('FORBIDDEN', 'Charges need a PIX key on file for the merchant');
@@ -22,9 +22,9 @@ export function checkTicket(m: MerchantRow, amount: number): void {
 }
 
 /**
- * Decisions part 5: PERCENT is a whole percent 1..100 of the gross amount (floor), FIXED is cents;
+ * docs/contract/charges.md#split: PERCENT is a whole percent 1..100 of the gross amount (floor), FIXED is cents;
  * one entry per recipient, never the charging merchant; each recipient exists, has KYC APPROVED,
- * is not suspended and has a PIX key (spec 4.3: "active PIX key").
+ * is not suspended and has a PIX key.
  */
 export async function resolveSplit(db: Executor, merchantId: string, amount: number, input: NonNullable<ChargeCreate['split']>): Promise<SplitEntry[]> {
   input.forEach((e, i) => {

@@ -43,7 +43,7 @@ const CustomerFields = { id: Type.String(), name: Nullable(Type.String()), taxId
 const ChargeCustomer = Type.Object(CustomerFields);
 const ChargeCustomerWithPhone = Type.Object({ ...CustomerFields, phone: Nullable(Type.String()) });
 
-/** One refund object everywhere (decisions part 14). */
+/** One refund object everywhere (docs/contract/charges.md#refund-object). */
 const RefundSchema = Type.Object({
   id: Type.String(),
   chargeId: Type.String(),
@@ -74,7 +74,7 @@ const chargeFields = {
 
 /** A list item: no image, customer without phone. */
 export const ChargeListItemSchema = Type.Object({ ...chargeFields, customer: Type.Optional(ChargeCustomer) });
-/** The create answer: with the image, customer without phone (decisions part 4). */
+/** The create answer: with the image, customer without phone (docs/contract/charges.md#charge-object). */
 export const ChargeCreatedSchema = Type.Object({ ...chargeFields, imageBase64: Type.String(), customer: Type.Optional(ChargeCustomer) });
 /** `check`, the refund answer and the simulator's answers: image and the complete customer. */
 export const ChargeCheckSchema = Type.Object({ ...chargeFields, imageBase64: Type.String(), customer: Type.Optional(ChargeCustomerWithPhone) });

@@ -19,7 +19,7 @@ const DEFAULT_EXPIRES_IN = 86_400;
 /**
  * POST /transparents/create. Checks run in the order schema (400) → KYC and PIX key (403) → the rest
  * (400), all before the provider is called. No transaction is open while the provider issues the BR Code
- * (decisions part 19): an Idempotency-Key is claimed first in a statement of its own, so a duplicate
+ * (docs/contract/psp.md#no-call-in-a-transaction): an Idempotency-Key is claimed first in a statement of its own, so a duplicate
  * meanwhile never issues a second code, and the charge is written after the call — in one statement
  * (charge, split and CHARGE_CREATED), or in a short transaction when the customer must be locked or the
  * key's answer stored with it. The expiry job is scheduled later, by the sweep of charge-expiry.ts.

@@ -14,7 +14,7 @@ function toRefund(row: ChargeViewRow): Refund | null {
 }
 
 /**
- * The charge as the API shows it (decisions parts 4 and 14). fee, netAmount, paidAt and end2endId
+ * The charge as the API shows it (docs/contract/charges.md#charge-object). fee, netAmount, paidAt and end2endId
  * are null until paid; `customer` and `refund` are absent when there is none. `phone` is shown by
  * check, the refund answer and events; list items and the create answer leave it out.
  */

@@ -9,7 +9,7 @@ import { createCustomer, deleteCustomer, getCustomer, listCustomers } from './cu
 const tags = ['customers'];
 type Params = Static<typeof CustomerParams>;
 
-/** Spec 4.2: customers of the authenticated merchant; no route edits one (delete and create again). */
+/** docs/contract/customers.md#customers: customers of the authenticated merchant; no route edits one (delete and create again). */
 export function customerRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/customers', {

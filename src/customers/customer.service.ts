@@ -13,7 +13,7 @@ export function toCustomer(row: CustomerRow): Customer {
   return { id: row.id, email: row.email, name: row.name, taxId: row.tax_id, phone: row.phone, createdAt: row.created_at.toISOString() };
 }
 
-/** CPF and CNPJ are told apart by length (spec 2.3) and must carry valid check digits (decisions part 14). */
+/** CPF and CNPJ are told apart by length and must carry valid check digits (docs/contract/customers.md#customer-tax-id). */
 function checkTaxId(taxId: string): void {
   if (!/^(\d{11}|\d{14})$/.test(taxId)) throw validationError('taxId', 'must be 11 (CPF) or 14 (CNPJ) digits');
   if (taxId.length === 11 ? !isValidCpf(taxId) : !isValidCnpj(taxId)) {

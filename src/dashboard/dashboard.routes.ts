@@ -21,7 +21,7 @@ function sendIndex(reply: FastifyReply, dist: string) {
 }
 
 /**
- * The dashboard single-page app (web/, decisions part 15) at /dashboard: a client of the public API like
+ * The dashboard single-page app (web/, docs/contract/dashboard.md#dashboard) at /dashboard: a client of the public API like
  * any other. Every client route (/dashboard/charges/chg_..., /dashboard/invite/<token>) loads index.html;
  * these routes are outside the OpenAPI document and outside the merchant scope (no API auth).
  */

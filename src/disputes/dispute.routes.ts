@@ -11,7 +11,7 @@ const security = [{ adminToken: [] }];
 const DisputeAnswer = { 200: Envelope(DisputeSchema), ...errorResponses };
 
 /**
- * Operator disputes for any provider (decisions part 19), under /admin: an infraction (MED) the PSP reports
+ * Operator disputes for any provider (docs/contract/operator.md#operator-disputes), under /admin: an infraction (MED) the PSP reports
  * out of band — by e-mail, in its portal — is entered here. Same bodies and answers as the simulator's
  * dispute controls, through the same service.
  */

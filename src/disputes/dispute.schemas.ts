@@ -4,7 +4,7 @@ import { StringEnum } from '../platform/http/envelope.js';
 export const DISPUTE_OUTCOMES = ['ACCEPTED', 'REJECTED'] as const;
 const Outcome = StringEnum(DISPUTE_OUTCOMES);
 
-/** Decisions parts 7 and 13: `outcome` appears once the dispute is resolved. */
+/** docs/contract/charges.md#disputes: `outcome` appears once the dispute is resolved. */
 export const DisputeSchema = Type.Object({
   id: Type.String(),
   chargeId: Type.String(),

@@ -19,7 +19,7 @@ const toDispute = (d: DisputeRow): Dispute => ({
 export type DisputedPayment = { chargeId: string } | { endToEndId: string };
 
 /**
- * Decisions part 7: an infraction on a PAID charge makes it DISPUTED and moves the merchant's net
+ * docs/contract/charges.md#disputes: an infraction on a PAID charge makes it DISPUTED and moves the merchant's net
  * share, capped at its available balance (read under the balance row's lock), to blocked.
  */
 export async function openDispute(rt: Runtime, payment: DisputedPayment): Promise<Dispute> {

@@ -7,7 +7,7 @@ import { getEvent, listEvents } from './event.service.js';
 
 const tags = ['events'];
 
-/** Decisions part 16: every event of the merchant, with its delivery counts; reads need no extra permission. */
+/** docs/contract/webhooks.md#events-api: every event of the merchant, with its delivery counts; reads need no extra permission. */
 export function eventRoutes(rt: Runtime) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -3,7 +3,7 @@ import { newId } from '../platform/ids.js';
 import { callbackUrlKey } from '../webhooks/callback-endpoint.js';
 import { firstAttemptsOf, targetsOf, waitingColumns } from '../webhooks/webhook-fanout.js';
 
-/** The eight subscribable events (spec 6) plus the two flow events decisions part 9 accepts. */
+/** The eight subscribable events plus the two flow events also accepted (docs/contract/webhooks.md#event-names). */
 export const EVENT_TYPES = [
   'CHARGE_CREATED', 'CHARGE_PAID', 'CHARGE_EXPIRED', 'REFUND_COMPLETED', 'REFUND_FAILED',
   'WITHDRAWAL_COMPLETED', 'WITHDRAWAL_FAILED', 'CHECKOUT_PAID', 'CHECKOUT_REFUNDED', 'SPLIT_RECEIVED',
@@ -17,7 +17,7 @@ export type AnyEventType = (typeof LISTED_EVENT_TYPES)[number];
 export interface NewEvent {
   merchantId: string;
   type: EventType;
-  /** The payload's `data`, already in its API shape (decisions part 9). */
+  /** The payload's `data`, already in its API shape (docs/contract/webhooks.md#event-payloads). */
   data: unknown;
   /** A withdrawal's clientCallbackUrl (normalised): its events go only to that endpoint. */
   callbackUrl?: string | null;

@@ -2,7 +2,7 @@ import { AppError } from '../platform/errors.js';
 import type { Executor, Tx } from '../platform/db.js';
 import { ledgerPostings } from '../platform/metrics.js';
 
-/** The three balances every merchant has (spec 2.1). */
+/** The three balances every merchant has (docs/contract/merchants.md#balance). */
 export type MerchantAccountKind = 'available' | 'pending' | 'blocked';
 /** Platform accounts: fees earned, money held at the PSP (the asset side), refunds on their way out. */
 export type PlatformAccount = 'platform:fee_revenue' | 'platform:psp_clearing' | 'platform:payouts_in_transit';

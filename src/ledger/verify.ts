@@ -37,7 +37,7 @@ export async function verifyLedger(db: Executor): Promise<string[]> {
 }
 
 /**
- * The statement's chain (decisions part 17, migration 0011), per merchant account in posting order:
+ * The statement's chain (docs/contract/statement.md#statement-chain, migration 0011), per merchant account in posting order:
  * places 1, 2, 3..., balance_after[n] = balance_after[n-1] + amount[n] from 0, times never going back,
  * the last line's balance_after = the balance row; and each (transaction, account) that moved a merchant
  * account has exactly one line of its amount, or is still a pending credit — never both, never neither.

@@ -82,7 +82,7 @@ export type MerchantCreate = Static<typeof MerchantCreateBody>;
 export type MerchantPatch = Static<typeof MerchantPatchBody>;
 export type Merchant = Static<typeof MerchantSchema>;
 
-/** `GET /me/contract`: the merchant's own terms, as the operator API names them (decisions part 13). */
+/** `GET /me/contract`: the merchant's own terms, as the operator API names them (docs/contract/merchants.md#merchant-terms). */
 export const ContractSchema = Type.Object({
   chargeFeeFixed: Type.Integer(),
   chargeFeeBps: Type.Integer(),

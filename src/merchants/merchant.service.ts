@@ -10,7 +10,7 @@ import {
   insertMerchant, LIST_MERCHANTS_SQL, selectMerchant, updateMerchant, type MerchantColumns, type MerchantRow,
 } from './merchant.sql.js';
 
-/** Store name (spec 2.1, decisions part 10): trade, legal, full, user name — null until KYC is approved. */
+/** Store name (docs/contract/merchants.md#store): trade, legal, full, user name — null until KYC is approved. */
 export function storeName(m: MerchantRow): string | null {
   if (m.kyc_status !== 'APPROVED') return null;
   return m.kyc_trade_name || m.kyc_legal_name || m.kyc_full_name || m.user_name;

@@ -33,7 +33,7 @@ function asciiField(text: string, max: number): string {
 }
 
 /**
- * Static Pix BR Code (decisions part 4): 00, 26 (GUI, key, optional description), 52 `0000`, 53 `986`,
+ * Static Pix BR Code (docs/contract/charges.md#br-code): 00, 26 (GUI, key, optional description), 52 `0000`, 53 `986`,
  * 54 amount, 58 `BR`, 59 name, 60 city, 62-05 txid, 63 CRC-16/CCITT-FALSE over everything up to `6304`.
  */
 export function buildStaticBrCode(input: StaticBrCodeInput): string {

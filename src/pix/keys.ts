@@ -7,7 +7,7 @@ export function isPixKeyType(s: unknown): s is PixKeyType {
   return typeof s === 'string' && (PIX_KEY_TYPES as readonly string[]).includes(s);
 }
 
-// Repeated-digit numbers pass the mod-11 arithmetic but are never issued (decisions part 8).
+// Repeated-digit numbers pass the mod-11 arithmetic but are never issued (docs/contract/withdrawals.md#pix-keys).
 const REPEATED = /^(\d)\1*$/;
 
 /**
@@ -54,7 +54,7 @@ const PHONE = /^\+55\d{10,11}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Validates a key of `type` (decisions part 8). The returned key is the form to store: unchanged,
+ * Validates a key of `type` (docs/contract/withdrawals.md#pix-keys). The returned key is the form to store: unchanged,
  * except a CHAVE_ALEATORIA, which is lower-cased as DICT issues it. `reason` is meant to follow `<field>: `.
  */
 export function validatePixKey(type: PixKeyType, key: string): PixKeyCheck {

@@ -1,4 +1,4 @@
-/** The closed set of error codes the API answers with, and their HTTP statuses (decisions part 1). */
+/** The closed set of error codes the API answers with, and their HTTP statuses (docs/contract/http.md#errors). */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,

@@ -16,5 +16,5 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix = 'chg' | 'cust' | 'whk' | 'wd' | 'ref' | 'dsp' | 'evt' | 'dlv' | 'mer' | 'key' | 'usr' | 'ses';
 
-/** Opaque, random, URL-safe ids with a type prefix (decisions part 2). */
+/** Opaque, random, URL-safe ids with a type prefix (docs/contract/http.md#ids). */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(22)}`;

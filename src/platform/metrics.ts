@@ -4,7 +4,7 @@ import { selectQueueStats } from './job-queue-internals.js';
 import { selectSlowLaneBacklog } from '../webhooks/delivery.sql.js';
 
 /**
- * Prometheus metrics (decisions part 18), all in prom-client's default registry so that any slice can
+ * Prometheus metrics (docs/contract/running.md#metrics), all in prom-client's default registry so that any slice can
  * add its own with `import client from 'prom-client'` and it shows up at GET /metrics. Counters live in
  * the process that counted them: sum them over the fleet. Gauges read from the database (jobs) are the
  * same in every process: take their max.

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Executor } from './db.js';
 import { AppError } from './errors.js';
 
-/** Query parameters every list takes (spec 1.5, decisions part 3). */
+/** Query parameters every list takes (docs/contract/http.md#pagination). */
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   // Any text is accepted here: an empty, oversized or tampered cursor is `<after|before>: invalid cursor`.

@@ -12,7 +12,7 @@ export class ProviderMismatch extends Error {
 }
 
 /**
- * Decisions part 19: a database is bound to the provider it first ran with, so simulated money can never
+ * docs/contract/running.md#provider-binding: a database is bound to the provider it first ran with, so simulated money can never
  * leave through a real PSP and a worker started without PIX_PROVIDER never handles real payouts as
  * simulated ones. `bind`: the commands that run the service (serve, api, worker) bind a database that is
  * bound to none yet — a new one, or one from before this rule; the others (migrate, the operator CLI)

@@ -27,7 +27,7 @@ export interface PixProvider {
   /** The payout's current state at the PSP, for a job that restarts after a crash; null if never sent. */
   getPayout(withdrawalId: string): Promise<PayoutResult | null>;
   /**
-   * Asks for a devolução of the whole of an unmatched payment (decisions part 19), idempotent by
+   * Asks for a devolução of the whole of an unmatched payment (docs/contract/psp.md#unmatched-payments), idempotent by
    * devolucaoId. Answers the final outcome when known at once, else null: the provider then reports it
    * to `settleUnmatchedRefund` (src/unmatched/unmatched.service.ts) itself, by polling or notification.
    */
@@ -104,7 +104,7 @@ export type SettledPayout = Exclude<PayoutResult, { status: 'PROCESSING' }>;
 /**
  * Thrown by `sendPayout` when the PSP refused that send request outright (API Pix 400/422): that request
  * made no payout. Proof that the payout failed only when no earlier send of the id was made; after an
- * uncertain send it proves nothing about that one (decisions part 19, withdrawal.processing.ts).
+ * uncertain send it proves nothing about that one (docs/contract/psp.md#uncertain-payouts, withdrawal.processing.ts).
  * Any other failure of `sendPayout` (no answer, a reset, a 5xx) is an uncertain send.
  */
 export class PayoutRefused extends Error {

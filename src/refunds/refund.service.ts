@@ -11,7 +11,7 @@ import { insertRefund, LIVE_REFUND_INDEX } from './refund.sql.js';
 import { REQUEST_TASK, requestJob } from './refund-settlement.js';
 
 /**
- * POST /transparents/refund (spec 4.3, decisions parts 6 and 14): the whole amount of a PAID charge.
+ * POST /transparents/refund (docs/contract/charges.md#refunds): the whole amount of a PAID charge.
  * One transaction: lock the charge (two concurrent refunds serialise here; the second finds it
  * REFUNDED), record the refund, debit every party (all or nothing), mark the charge REFUNDED and
  * queue the provider request. The partial unique index backs the lock up.

@@ -5,7 +5,7 @@ import type { StatementAccount, StatementLineView } from './statement.schemas.js
 import { availableBalanceAt, exportBatches } from './statement.service.js';
 import type { Range } from './statement.sql.js';
 
-/** The exact header row of decisions part 17. */
+/** The exact header row of docs/contract/statement.md#exports. */
 export const CSV_COLUMNS = [
   'createdAt', 'account', 'type', 'amount', 'balanceAfter', 'fee', 'chargeId', 'refundId', 'withdrawalId', 'disputeId', 'end2endId', 'description',
 ] as const;

@@ -12,7 +12,7 @@ const tags = ['statement'];
 const read = requirePermission('read');
 const file = (type: string, description: string) => ({ description, content: { [type]: { schema: Type.String() } } });
 
-/** Decisions part 17: the statement (extrato) of each account, its exports and the daily summary. */
+/** docs/contract/statement.md#statement: the statement (extrato) of each account, its exports and the daily summary. */
 export function statementRoutes(rt: Runtime) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

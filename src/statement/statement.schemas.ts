@@ -5,7 +5,7 @@ import { PageQuery } from '../platform/pagination.js';
 export const STATEMENT_ACCOUNTS = ['available', 'pending', 'blocked'] as const;
 export type StatementAccount = (typeof STATEMENT_ACCOUNTS)[number];
 
-/** Line types of decisions part 17; `pending` and `blocked` carry the counter-lines of the same names. */
+/** Line types (docs/contract/statement.md#line-types); `pending` and `blocked` carry the counter-lines of the same names. */
 export const LINE_TYPES = [
   'CHARGE_PAID', 'SPLIT_RECEIVED', 'REFUND', 'REFUND_REVERSED', 'WITHDRAWAL', 'WITHDRAWAL_COMPLETED', 'WITHDRAWAL_RETURNED',
   'DISPUTE_BLOCKED', 'DISPUTE_RELEASED', 'DISPUTE_RETURNED',

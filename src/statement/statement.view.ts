@@ -2,7 +2,7 @@ import type { LineType, StatementAccount, StatementLineView } from './statement.
 import type { LineRow } from './statement.sql.js';
 
 /**
- * A line's type from its posting's kind and the account it moved (decisions part 17). A payment credits
+ * A line's type from its posting's kind and the account it moved (docs/contract/statement.md#line-types). A payment credits
  * the charging merchant (CHARGE_PAID) and each split recipient (SPLIT_RECEIVED); a withdrawal's pending
  * counter-lines are named like the available lines they mirror.
  */

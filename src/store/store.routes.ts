@@ -9,7 +9,7 @@ import { Envelope, errorResponses, Nullable, ok } from '../platform/http/envelop
 const Store = Type.Object({ id: Type.String(), name: Nullable(Type.String()), balance: BalanceSchema });
 const tags = ['store'];
 
-/** Spec 2.1 / 4.1: the store is the authenticated merchant; its id is the merchant id. */
+/** docs/contract/merchants.md#store: the store is the authenticated merchant; its id is the merchant id. */
 export function storeRoutes(pool: pg.Pool) {
   return async (app: FastifyInstance) => {
     app.get('/me/store', { schema: { tags, response: { 200: Envelope(Store), ...errorResponses } } }, async (req) => {

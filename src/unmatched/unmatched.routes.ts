@@ -8,7 +8,7 @@ import { listUnmatchedPayments, refundUnmatchedPayment } from './unmatched.servi
 const tags = ['admin'];
 const security = [{ adminToken: [] }];
 
-/** Operator API (decisions part 19), under /admin behind ADMIN_TOKEN; the CLI calls the same services. */
+/** Operator API (docs/contract/psp.md#unmatched-payments), under /admin behind ADMIN_TOKEN; the CLI calls the same services. */
 export function unmatchedRoutes(rt: Runtime) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

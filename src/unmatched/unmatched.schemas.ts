@@ -5,7 +5,7 @@ import type { UnmatchedRow } from './unmatched.sql.js';
 
 export const UNMATCHED_STATUSES = ['OPEN', 'REFUNDING', 'REFUNDED'] as const;
 
-/** Decisions part 19: a received PIX that matched no charge. */
+/** docs/contract/psp.md#unmatched-payments: a received PIX that matched no charge. */
 export const UnmatchedPaymentSchema = Type.Object({
   id: Type.String(),
   end2endId: Type.String(),

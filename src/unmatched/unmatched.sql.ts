@@ -19,7 +19,7 @@ export interface UnmatchedRow {
 
 const COLUMNS = 'id, end2end_id, txid, amount, payer_name, payer_tax_id, received_at, status, failed_reason, devolucao_id, created_at';
 
-/** `unp_` ids (decisions part 19), built like every other id (platform/ids.ts). */
+/** `unp_` ids (docs/contract/psp.md#unmatched-payments), built like every other id (platform/ids.ts). */
 export const newUnmatchedId = () => `unp_${randomBase62(22)}`;
 
 /**

@@ -21,7 +21,7 @@ async function currentUser(rt: Runtime, userId: string): Promise<UserRow> {
   return user;
 }
 
-/** Ends every other session of the user (decisions part 15); the one asking stays logged in. */
+/** Ends every other session of the user (docs/contract/access.md#passwords); the one asking stays logged in. */
 export async function changePassword(
   rt: Runtime, s: SessionUser, input: { currentPassword: string; newPassword: string }, hook?: TransactionHook<User>,
 ): Promise<User> {

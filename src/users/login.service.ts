@@ -29,7 +29,7 @@ export async function acceptTotpCode(rt: Runtime, user: UserRow, code: string): 
 }
 
 /**
- * Decisions part 15. Every attempt is recorded as a failure before the password is checked (a
+ * docs/contract/access.md#login-limits. Every attempt is recorded as a failure before the password is checked (a
  * success clears the e-mail's failures), so five failures in 15 minutes hold even under parallel
  * guesses. An unknown e-mail costs one password hash like a known one, and gets the same message.
  */

@@ -31,7 +31,7 @@ export async function verifyPassword(password: string, stored: string | null): P
   return timingSafeEqual(given, expected) && stored !== null;
 }
 
-/** Decisions part 15: 12 to 128 characters, not the e-mail itself. */
+/** docs/contract/access.md#passwords: 12 to 128 characters, not the e-mail itself. */
 export function checkPasswordRules(field: string, password: string, email: string): void {
   if (password.length < 12) throw validationError(field, 'must be at least 12 characters');
   if (password.length > 128) throw validationError(field, 'must be at most 128 characters');

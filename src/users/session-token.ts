@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import type { Role } from '../auth/permissions.js';
 import { deriveKey } from '../platform/secrets.js';
 
-/** A session lives 12 h (decisions part 15); its row may end it sooner. */
+/** A session lives 12 h (docs/contract/access.md#sessions); its row may end it sooner. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 const PURPOSE = 'session-jwt';
 

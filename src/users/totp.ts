@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { decryptSecret, deriveKey, encryptSecret } from '../platform/secrets.js';
 
-// RFC 6238 as authenticator apps expect it (decisions part 15).
+// RFC 6238 as authenticator apps expect it (docs/contract/access.md#totp).
 const PERIOD = 30;
 const DRIFT_STEPS = 1;
 // A key of its own: the operator's ENCRYPTION_KEY never encrypts two kinds of data.

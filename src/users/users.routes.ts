@@ -9,7 +9,7 @@ import { InviteBody, InvitedSchema, RoleBody, UserIdParams, UserListQuery, UserS
 import { changeRole, inviteUser, listUsers, removeUser } from './users.service.js';
 
 const tags = ['team'];
-/** Team routes take a dashboard session only: an API key gets 403, reads included (decisions part 15). */
+/** Team routes take a dashboard session only: an API key gets 403, reads included (docs/contract/access.md#api-keys). */
 export const sessionSecurity: Array<Record<string, string[]>> = [{ session: [] }, { sessionCookie: [] }];
 
 /** `/me/users`: the merchant's team. Reads for every role; changes for OWNERs. */

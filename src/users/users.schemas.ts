@@ -6,7 +6,7 @@ import { PageQuery } from '../platform/pagination.js';
 export const RoleSchema = StringEnum(ROLES);
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const PersonName = Type.String({ minLength: 1, maxLength: 140 });
-/** Decisions part 15: 12 to 128 characters (and not the e-mail, checked by the service). */
+/** docs/contract/access.md#passwords: 12 to 128 characters (and not the e-mail, checked by the service). */
 export const Password = Type.String({ minLength: 12, maxLength: 128 });
 
 export const UserSchema = Type.Object({

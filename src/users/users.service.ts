@@ -27,7 +27,7 @@ const hashToken = (token: string): Buffer => createHash('sha256').update(token).
 export const invitationUrl = (rt: Runtime, token: string): string => `${rt.config.publicUrl}/dashboard/invite/${token}`;
 
 /**
- * A user of the merchant and a single-use invitation link valid 72 h (decisions part 15): the operator's
+ * A user of the merchant and a single-use invitation link valid 72 h (docs/contract/access.md#invitations): the operator's
  * first user and an OWNER's teammates alike. Pixgate sends no e-mail; the inviter passes the link on.
  */
 export async function inviteUser(rt: Runtime, merchantId: string, input: InviteInput, hook?: TransactionHook<Invited>): Promise<Invited> {

@@ -1,4 +1,4 @@
-// Which IP addresses a webhook may never be delivered to (SSRF defence, decisions part 9).
+// Which IP addresses a webhook may never be delivered to (SSRF defence, docs/contract/webhooks.md#webhook-urls).
 // Input is an address as DNS or a URL parser hands it over; anything that is not a valid
 // IP literal is treated as forbidden, so a parsing gap can only ever fail closed.
 import { BlockList, isIP } from 'node:net';

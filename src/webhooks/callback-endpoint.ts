@@ -17,7 +17,7 @@ export function callbackUrlKey(url: string): string {
 /**
  * Creates or updates the merchant's webhook endpoint for a withdrawal's clientCallbackUrl (already
  * normalised), subscribed to WITHDRAWAL_COMPLETED and WITHDRAWAL_FAILED, in the caller's transaction.
- * A new endpoint's secret is drawn at its first delivery: nobody is ever shown it (spec 4.4 item 5 —
+ * A new endpoint's secret is drawn at its first delivery: nobody is ever shown it (docs/contract/withdrawals.md#client-callback-url —
  * to know the secret, register the URL through POST /webhooks first), and drawing it there keeps the
  * operator's encryption key out of this signature.
  */

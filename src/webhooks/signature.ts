@@ -1,4 +1,4 @@
-// The `Service-Signature` header (decisions part 9): `t=<unix seconds>,v1=<hex>` where <hex> is
+// The `Service-Signature` header (docs/contract/webhooks.md#signature): `t=<unix seconds>,v1=<hex>` where <hex> is
 // the lower-case HMAC-SHA256 of `<t>.<raw body>`, keyed with the whole `whsec_...` string (UTF-8).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

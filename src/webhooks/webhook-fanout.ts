@@ -18,7 +18,7 @@ export interface DeliveryJob {
   series?: number;
 }
 
-/** Wait before attempt n+1 after attempt n failed: base × 4^(n−1) (decisions part 9). */
+/** Wait before attempt n+1 after attempt n failed: base × 4^(n−1) (docs/contract/webhooks.md#delivery). */
 export const retryDelayMs = (baseMs: number, failedAttempt: number): number => baseMs * 4 ** (failedAttempt - 1);
 
 export const deliveryJobKey = (eventId: string, endpointId: string): string => `webhook:${eventId}:${endpointId}`;
@@ -58,8 +58,8 @@ export const waitingColumns = (slow: string): string => `CASE WHEN ${slow} THEN 
 
 /**
  * The endpoints each new event goes to: every endpoint of the merchant subscribed to its type — or, for
- * an event carrying a withdrawal's clientCallbackUrl, only the merchant's endpoint for that URL (spec 4.4
- * item 5: the callback replaces the general endpoints). `events` names a relation with n, id,
+ * an event carrying a withdrawal's clientCallbackUrl, only the merchant's endpoint for that URL (docs/contract/withdrawals.md#client-callback-url:
+ * the callback replaces the general endpoints). `events` names a relation with n, id,
  * merchant_id, type and callback_url.
  */
 export const targetsOf = (events: string): string =>

@@ -12,7 +12,7 @@ import {
 const tags = ['webhooks'];
 const DEFAULT_OVERLAP_SECONDS = 86_400;
 
-/** Decisions part 16: test, redeliver, recover, rotate-secret. Each takes an Idempotency-Key (the scope's plugin). */
+/** docs/contract/webhooks.md#webhook-operations: test, redeliver, recover, rotate-secret. Each takes an Idempotency-Key (the scope's plugin). */
 export function webhookOperationRoutes(rt: Runtime) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -23,7 +23,7 @@ async function endpointSecret(rt: Runtime, endpointId: string, stored: string | 
 
 /**
  * One signed POST of an event's stored body (the same bytes on every attempt), signed afresh with its
- * own t (decisions part 14) by every live secret, the newest first. Undefined when the endpoint is gone.
+ * own t (docs/contract/webhooks.md#signature) by every live secret, the newest first. Undefined when the endpoint is gone.
  */
 export async function sendSigned(rt: Runtime, s: SignedSend): Promise<SendResult | undefined> {
   const secret = await endpointSecret(rt, s.endpointId, s.secret_encrypted);

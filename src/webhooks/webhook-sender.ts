@@ -54,7 +54,7 @@ function classify(status: number): Outcome {
   if (status < 100) return { statusCode: null, success: false, error: 'invalid http response', retryable: true };
   if (status >= 200 && status < 300) return { statusCode: status, success: true, error: null, retryable: false };
   // 3xx is retried: a redirect is never followed (it could point inside the network) and the
-  // receiver may fix it; 4xx is the receiver's definitive answer (decisions part 9).
+  // receiver may fix it; 4xx is the receiver's definitive answer (docs/contract/webhooks.md#delivery).
   if (status >= 300 && status < 400) {
     return { statusCode: status, success: false, error: `redirect not followed (${status})`, retryable: true };
   }

@@ -1,4 +1,4 @@
-// Webhook URL rules (decisions part 9): what may be registered, and where a delivery may go.
+// Webhook URL rules (docs/contract/webhooks.md#webhook-urls): what may be registered, and where a delivery may go.
 // Registration runs the syntactic checks only; the DNS answer is judged again at every
 // delivery by resolvePublicTarget, because a name can be repointed at any time.
 import { promises as dns } from 'node:dns';

@@ -14,7 +14,7 @@ import {
 const tags = ['webhooks'];
 type Id = { id: string };
 
-/** Spec 4.5, decisions part 9. */
+/** docs/contract/webhooks.md#webhook-endpoints */
 export function webhookRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/webhooks', {

@@ -47,7 +47,7 @@ export const deliveryView = (r: DeliveryRow): Delivery => ({
   success: r.success, error: r.error, durationMs: r.duration_ms, manual: r.manual, createdAt: r.created_at.toISOString(),
 });
 
-/** Decisions part 16; counted under a lock per merchant (countEndpointsLocked). */
+/** docs/contract/webhooks.md#webhook-limits; counted under a lock per merchant (countEndpointsLocked). */
 export const MAX_ENDPOINTS = 20;
 
 /** The schema bounds the list (1 to 8, distinct); the names are checked here so the message names `events`. */

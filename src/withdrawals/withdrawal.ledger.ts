@@ -32,7 +32,7 @@ export const payWithdrawal = (tx: Tx, w: Money) =>
     ],
   });
 
-/** FAILED: all of it, fee included, returns to available (decisions part 8). */
+/** FAILED: all of it, fee included, returns to available (docs/contract/withdrawals.md#withdrawal-states). */
 export const releaseWithdrawal = (tx: Tx, w: Money) =>
   post(tx, {
     kind: 'WITHDRAWAL_RELEASE',

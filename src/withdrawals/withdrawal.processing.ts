@@ -81,7 +81,7 @@ export async function processWithdrawal(rt: Runtime, withdrawalId: string, opts:
   if (result) await recordPayoutResult(rt, w.id, result, opts);
 }
 
-/** Decisions part 19: how long the PSP must keep saying "not found" after an uncertain send before the payout counts as not made. */
+/** docs/contract/psp.md#uncertain-payouts: how long the PSP must keep saying "not found" after an uncertain send before the payout counts as not made. */
 export const NOT_FOUND_FAILS_AFTER_MS = 10 * 60_000;
 const NOT_MADE = 'The PSP has no record of the payout';
 

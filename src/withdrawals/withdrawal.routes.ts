@@ -11,7 +11,7 @@ import { toListItemView, toWithdrawalView } from './withdrawal.view.js';
 
 const tags = ['withdrawals'];
 
-/** Spec 4.4: payouts of the merchant's available balance to a PIX key. */
+/** docs/contract/withdrawals.md#withdrawals: payouts of the merchant's available balance to a PIX key. */
 export function withdrawalRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/withdrawals', {

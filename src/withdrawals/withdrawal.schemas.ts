@@ -10,13 +10,13 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 const Status = StringEnum(WITHDRAWAL_STATUSES);
 const KeyType = StringEnum(PIX_KEY_TYPES);
 
-/** POST /withdrawals (spec 4.4). The key's format, the URL's rules and the merchant limit are checked in the service. */
+/** POST /withdrawals (docs/contract/withdrawals.md#withdrawals). The key's format, the URL's rules and the merchant limit are checked in the service. */
 export const CreateWithdrawalBody = Type.Object({
   amount: Type.Integer({ minimum: 50, maximum: 100_000_000, description: 'Cents the recipient receives; the fee is debited on top.' }),
   pixKey: Type.String({ minLength: 1, maxLength: 140 }),
   pixKeyType: KeyType,
   description: Type.Optional(Type.String({ maxLength: 140 })),
-  // A plain or masked CPF/CNPJ, not checked further (decisions part 14).
+  // A plain or masked CPF/CNPJ, not checked further (docs/contract/withdrawals.md#withdrawals).
   taxId: Type.Optional(Type.String({ maxLength: 18, pattern: '^[0-9./-]*$' })),
   clientCallbackUrl: Type.Optional(Type.String({ maxLength: MAX_WEBHOOK_URL_LENGTH, description: 'Public HTTPS URL; this withdrawal\'s events go only there.' })),
 });
@@ -27,7 +27,7 @@ export type ListWithdrawalsInput = Static<typeof ListWithdrawalsQuery>;
 
 export const WithdrawalIdParams = Type.Object({ id: Type.String() });
 
-/** The create answer is lean: no pixKey, pixKeyType (spec 4.4 item 3, decisions part 8). */
+/** The create answer is lean: no pixKey, pixKeyType (docs/contract/withdrawals.md#withdrawals). */
 export const CreatedWithdrawal = Type.Object({
   id: Type.String(),
   amount: Type.Integer(),

@@ -29,7 +29,7 @@ async function checkFields(rt: Runtime, input: CreateWithdrawalInput) {
 }
 
 /**
- * POST /withdrawals. Checks run in the order decisions part 8 gives: fields → withdrawals disabled →
+ * POST /withdrawals. Checks run in the order docs/contract/withdrawals.md#withdrawal-checks gives: fields → withdrawals disabled →
  * one in progress → merchant limit → balance. The withdrawal row, the reservation of amount + fee, the
  * callback endpoint and the processing job commit together, with the idempotent answer (`hook`), which
  * is why the transaction returns the API view.

@@ -18,7 +18,7 @@ export interface WithdrawalRow {
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
-  /** Sends begun, each recorded before its call (decisions part 19). */
+  /** Sends begun, each recorded before its call (docs/contract/psp.md#uncertain-payouts). */
   payout_sends: number;
   /** Start of the latest send that may have reached the PSP; null before the first. */
   payout_sent_at: Date | null;

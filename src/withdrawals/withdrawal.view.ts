@@ -1,7 +1,7 @@
 import type { CreatedWithdrawalView, WithdrawalListItemView, WithdrawalView } from './withdrawal.schemas.js';
 import type { WithdrawalRow } from './withdrawal.sql.js';
 
-/** The three API shapes of a withdrawal (decisions part 8): create answer ⊂ list item ⊂ full record. */
+/** The three API shapes of a withdrawal (docs/contract/withdrawals.md#withdrawals): create answer ⊂ list item ⊂ full record. */
 export function toCreatedView(w: WithdrawalRow): CreatedWithdrawalView {
   return { id: w.id, amount: w.amount, fee: w.fee, status: w.status, description: w.description, createdAt: w.created_at.toISOString() };
 }

@@ -1,6 +1,6 @@
-// Decisions part 19: no PSP call while a transaction holds a pooled connection. A charge create with an
+// docs/contract/psp.md#no-call-in-a-transaction: no PSP call while a transaction holds a pooled connection. A charge create with an
 // Idempotency-Key or a customerId claims the key in its own short statement, calls the PSP holding nothing,
-// then writes; the idempotency rules of parts 13–14 and the customer rules still hold.
+// then writes; the idempotency rules (docs/contract/http.md#idempotency) and the customer rules still hold.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';

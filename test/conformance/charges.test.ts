@@ -1,4 +1,4 @@
-// Spec 4.3 and decisions parts 4–7 and 14 over HTTP: charge shapes, order of checks, split, refunds,
+// docs/contract/charges.md over HTTP: charge shapes, order of checks, split, refunds,
 // disputes, expiry and the simulator's answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -27,8 +27,8 @@ const refund = (x: M, id: string) => t.request('POST', `/transparents/refund?id=
 const expireNow = (id: string) =>
   t.pool.query(`UPDATE charges SET created_at = created_at - interval '2 days', expires_at = now() - interval '1 millisecond' WHERE id = $1`, [id]);
 
-describe('charge shapes (decisions parts 4 and 14)', () => {
-  it('create: 201, the fields of part 4 with imageBase64, nulls until paid, no customer key, default expiry 86400 s', async () => {
+describe('charge shapes (docs/contract/charges.md#charge-object)', () => {
+  it('create: 201, every field of a charge with imageBase64, nulls until paid, no customer key, default expiry 86400 s', async () => {
     const c = await createCharge(t, m, { amount: 2500 });
     expect(keys(c)).toEqual(withKeys('imageBase64'));
     expect(c).toMatchObject({ amount: 2500, status: 'PENDING', description: null, split: [], paidAt: null, end2endId: null, fee: null, netAmount: null });
@@ -100,7 +100,7 @@ describe('charge shapes (decisions parts 4 and 14)', () => {
   });
 });
 
-describe('create: order of checks and messages (decisions parts 4 and 5)', () => {
+describe('create: order of checks and messages (docs/contract/charges.md#charges, docs/contract/charges.md#split)', () => {
   it('schema (400) → KYC APPROVED and PIX key (403) → the rest (400)', async () => {
     for (const fields of [{ kyc: { status: 'PENDING', tradeName: 'X' } }, { kyc: { status: 'REJECTED' } }, { pixKey: null }]) {
       const x = await t.merchant({ minTicket: 500, ...fields });
@@ -178,7 +178,7 @@ describe('create: order of checks and messages (decisions parts 4 and 5)', () =>
   });
 });
 
-describe('refunds (decisions parts 6 and 14)', () => {
+describe('refunds (docs/contract/charges.md#refunds)', () => {
   it('PAID → 200 the charge as check shows it, REFUNDED, carrying a PENDING refund; debits merchant amount − Σ split and each recipient', async () => {
     const x = await t.merchant({ chargeFeeFixed: 100 });
     const r = await t.merchant();
@@ -268,7 +268,7 @@ describe('refunds (decisions parts 6 and 14)', () => {
   });
 });
 
-describe('disputes (decisions parts 7 and 13)', () => {
+describe('disputes (docs/contract/charges.md#disputes)', () => {
   it('open: 200 {id, chargeId, status: OPEN, blockedAmount} capped at available; not PAID: INVALID_STATE', async () => {
     const x = await t.merchant();
     const c = await createCharge(t, x, { amount: 5000 });
@@ -306,7 +306,7 @@ describe('disputes (decisions parts 7 and 13)', () => {
   });
 });
 
-describe('expiry is exact (decisions parts 4 and 14)', () => {
+describe('expiry is exact (docs/contract/charges.md#expiry)', () => {
   it('past expiresAt every read is EXPIRED before the job runs; the simulator cannot pay it', async () => {
     const c = await createCharge(t, m);
     await expireNow(c.id);
@@ -320,7 +320,7 @@ describe('expiry is exact (decisions parts 4 and 14)', () => {
   });
 });
 
-describe('simulator pay (decisions part 13)', () => {
+describe('simulator pay (docs/contract/operator.md#simulator)', () => {
   it('200 the charge PAID; not PENDING: INVALID_STATE; unknown: 404; optional payer body', async () => {
     const c = await createCharge(t, m);
     const paid = expectOk(await t.admin('POST', `/admin/simulator/charges/${c.id}/pay`, { payer: { name: 'Fulano', taxId: '52998224725' } }));

@@ -1,4 +1,4 @@
-// Spec 2.3 / 4.2 and decisions parts 8 and 14 (customer taxId) over HTTP.
+// docs/contract/customers.md over HTTP (the tax id: docs/contract/customers.md#customer-tax-id).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { expectError, expectOk, idOf, ISO_MS, keys, type M } from './support.js';

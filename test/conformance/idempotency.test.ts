@@ -1,4 +1,4 @@
-// Decisions parts 13 and 14: Idempotency-Key on every merchant POST.
+// docs/contract/http.md#idempotency: Idempotency-Key on every merchant POST.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { createCharge, expectError, expectOk, fund, pay, type M } from './support.js';
@@ -95,7 +95,7 @@ describe('replay of the first answer, one effect', () => {
   });
 });
 
-describe('what is stored (decisions part 14)', () => {
+describe('what is stored (docs/contract/http.md#idempotency)', () => {
   it('VALIDATION_ERROR is not stored: a corrected retry with the same key works', async () => {
     const m = await t.merchant();
     const key = newKey();

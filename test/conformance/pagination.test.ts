@@ -1,4 +1,4 @@
-// Decisions part 3 (and 14, cursors) on every list: charges, customers, withdrawals, webhooks, deliveries.
+// docs/contract/http.md#pagination and docs/contract/http.md#cursors on every list: charges, customers, withdrawals, webhooks, deliveries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';

@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import type { Reply, TestContext } from '../support/context.js';
 
-/** ISO 8601 UTC with milliseconds (decisions part 1). */
+/** ISO 8601 UTC with milliseconds (docs/contract/http.md#timestamps). */
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-/** Opaque URL-safe id with its prefix (decisions part 2). */
+/** Opaque URL-safe id with its prefix (docs/contract/http.md#ids). */
 export const idOf = (prefix: string) => new RegExp(`^${prefix}_[A-Za-z0-9_-]{8,}$`);
 
 export type M = { id: string; key: string };
@@ -44,7 +44,7 @@ export async function balance(t: TestContext, m: M) {
   return expectOk(await t.request('GET', '/me/balance', { key: m.key })) as { available: number; pending: number; blocked: number };
 }
 
-/** Charge fields in every shape (decisions part 4); `customer`/`refund` only when there is one. */
+/** Charge fields in every shape (docs/contract/charges.md#charge-object); `customer`/`refund` only when there is one. */
 export const CHARGE_BASE = [
   'amount', 'brCode', 'createdAt', 'description', 'end2endId', 'expiresAt', 'fee', 'id', 'netAmount', 'paidAt', 'split', 'status', 'txid',
 ];

@@ -1,4 +1,4 @@
-// Decisions parts 1, 2, 10, 12 and 14 over HTTP: envelope, statuses, routing before auth, auth,
+// docs/contract/http.md and docs/contract/access.md#credentials over HTTP: envelope, statuses, routing before auth, auth,
 // body parsing, numbers, ids and timestamps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -55,7 +55,7 @@ describe('routing and envelope', () => {
   });
 });
 
-describe('authentication (decisions part 10)', () => {
+describe('authentication (docs/contract/access.md#credentials)', () => {
   it.each([
     ['missing', undefined],
     ['not Bearer', 'Basic abc'],
@@ -96,7 +96,7 @@ describe('authentication (decisions part 10)', () => {
   });
 });
 
-describe('bodies and numbers (decisions parts 1 and 14)', () => {
+describe('bodies and numbers (docs/contract/http.md#routing, docs/contract/http.md#numbers)', () => {
   it('JSON that does not parse: 400 "body: invalid JSON"', async () => {
     expectError(await t.request('POST', '/customers', { key: m.key, payload: '{"email":', headers: json }), 400, 'VALIDATION_ERROR', 'body: invalid JSON');
   });
@@ -167,7 +167,7 @@ describe('bodies and numbers (decisions parts 1 and 14)', () => {
   });
 });
 
-describe('store and balance (spec 2.1, decisions part 10)', () => {
+describe('store and balance (docs/contract/merchants.md#store)', () => {
   it('GET /me/store is {id, name, balance{available, pending, blocked}}; GET /me/balance the balance', async () => {
     const s = expectOk(await t.request('GET', '/me/store', { key: m.key }));
     expect(keys(s)).toEqual(['balance', 'id', 'name']);

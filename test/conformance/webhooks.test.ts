@@ -1,4 +1,4 @@
-// Spec 4.5 / 6 and decisions parts 9 and 14 over HTTP: endpoints, accepted events, URL rules, the
+// docs/contract/webhooks.md over HTTP: endpoints, accepted events, URL rules, the
 // delivery payload per event type, signatures, delivery records, retries and callback routing.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ const hitsFor = (path: string, n: number) => eventually(() => {
 const body = (h: Hit) => JSON.parse(h.raw.toString('utf8'));
 const withoutImage = ({ imageBase64: _i, ...rest }: Record<string, unknown>) => rest;
 
-describe('endpoints (decisions part 9)', () => {
+describe('endpoints (docs/contract/webhooks.md#webhook-endpoints)', () => {
   it('create: 201 {id, url, events, createdAt, secret whsec_}; list and get without the secret', async () => {
     const m = await t.merchant();
     const url = rx.url(rx.path());
@@ -81,7 +81,7 @@ describe('endpoints (decisions part 9)', () => {
   });
 });
 
-describe('URL rules without WEBHOOK_ALLOW_PRIVATE (decisions parts 9 and 14)', () => {
+describe('URL rules without WEBHOOK_ALLOW_PRIVATE (docs/contract/webhooks.md#webhook-urls)', () => {
   it('https only, ≤ 2048 characters, no private or loopback address — for endpoints and clientCallbackUrl alike', async () => {
     const strict = await createTestContext({ WEBHOOK_ALLOW_PRIVATE: 'false' });
     try {
@@ -105,7 +105,7 @@ describe('URL rules without WEBHOOK_ALLOW_PRIVATE (decisions parts 9 and 14)', (
   });
 });
 
-describe('deliveries (decisions part 9)', () => {
+describe('deliveries (docs/contract/webhooks.md#delivery)', () => {
   it('POST {id, event, createdAt, data}, signed t=<unix s>,v1=<hex HMAC-SHA256 of "t.body" keyed with the whsec_ string>, Service-Event-Id', async () => {
     const m = await t.merchant();
     const path = rx.path();

@@ -1,4 +1,4 @@
-// Spec 4.4 and decisions parts 8, 13 and 14 over HTTP: shapes, order of checks, money, simulator.
+// docs/contract/withdrawals.md over HTTP: shapes, order of checks, money, simulator.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -24,7 +24,7 @@ const funded = async (cents: number, fields: Record<string, unknown> = {}) => {
   return x;
 };
 
-describe('shapes (decisions part 8)', () => {
+describe('shapes (docs/contract/withdrawals.md#withdrawals)', () => {
   it('create {id, amount, fee, status, description, createdAt}; list adds completedAt, failedReason; get the full record', async () => {
     const x = await funded(10_000, { withdrawalFeeFixed: 150 });
     const evp = randomUUID().toUpperCase();
@@ -62,7 +62,7 @@ describe('shapes (decisions part 8)', () => {
   });
 });
 
-describe('validation (spec 4.4, decisions parts 8 and 14)', () => {
+describe('validation (docs/contract/withdrawals.md#withdrawals, docs/contract/withdrawals.md#pix-keys)', () => {
   it.each([
     [{ amount: 49 }, 'amount: must be >= 50'],
     [{ amount: 100_000_001 }, 'amount: must be <= 100000000'],
@@ -106,7 +106,7 @@ describe('validation (spec 4.4, decisions parts 8 and 14)', () => {
   });
 });
 
-describe('order of checks (decisions part 8)', () => {
+describe('order of checks (docs/contract/withdrawals.md#withdrawal-checks)', () => {
   it('validation → disabled (403) → in progress → merchant limit → balance', async () => {
     const x = await funded(1000, { maxWithdrawal: 2000, withdrawalFeeFixed: 10 });
     expectError(await post(x, { amount: 991 }), 400, 'INSUFFICIENT_BALANCE', `Insufficient available balance for merchant ${x.id}`);
@@ -132,7 +132,7 @@ describe('order of checks (decisions part 8)', () => {
   });
 });
 
-describe('processing results and the simulator (decisions parts 8 and 13)', () => {
+describe('processing results and the simulator (docs/contract/withdrawals.md#withdrawal-states, docs/contract/operator.md#simulator)', () => {
   it('FAILED returns amount + fee to available; failedReason set; driven twice: INVALID_STATE; unknown: 404', async () => {
     const x = await funded(5000, { withdrawalFeeFixed: 75 });
     const w = expectOk(await post(x, { amount: 1000 }), 201);

@@ -125,7 +125,7 @@ describe('a merchant\'s whole journey in a real browser', () => {
       return page.getByTestId('deliveries-table').textContent().catch(() => '');
     }).toContain('CHARGE_PAID');
     await screenshotBoth(page, 'webhook-deliveries');
-    // Part 16's operations from the page: a test delivery now, a rotated secret shown once.
+    // The webhook operations (docs/contract/webhooks.md#webhook-operations) from the page: a test delivery now, a rotated secret shown once.
     await page.getByRole('button', { name: 'Enviar teste' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Enviar teste' }).click();
     await page.getByRole('status').getByText('Enviar teste: OK (200)').waitFor();

@@ -5,7 +5,7 @@ let t: TestContext;
 beforeAll(async () => { t = await createTestContext({}, { worker: false }); });
 afterAll(async () => t?.close());
 
-describe('the dashboard is served by the API process (decisions part 15)', () => {
+describe('the dashboard is served by the API process (docs/contract/dashboard.md#dashboard)', () => {
   it('GET / redirects to /dashboard', async () => {
     const res = await t.request('GET', '/');
     expect(res.status).toBe(302);

@@ -1,4 +1,4 @@
-// Decisions part 19: operator disputes for every provider — POST /admin/charges/{id}/disputes and
+// docs/contract/operator.md#operator-disputes: operator disputes for every provider — POST /admin/charges/{id}/disputes and
 // POST /admin/disputes/{id}/resolve, with the bodies and answers of the simulator's dispute controls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEndToEndId } from '../../src/pix/index.js';

@@ -100,7 +100,7 @@ export class WriteWorkload {
 
       if (i % withdrawEvery === 0 && this.available() >= 500) {
         const w = await this.call('POST', '/withdrawals', this.merchantKey, { amount: 300, pixKey: randomUUID(), pixKeyType: 'CHAVE_ALEATORIA' }, randomUUID());
-        // One withdrawal in flight per merchant (decisions part 8): another lane's may still be paying out.
+        // One withdrawal in flight per merchant (docs/contract/withdrawals.md#withdrawal-checks): another lane's may still be paying out.
         if (w.status === 201) this.withdrawals.set(w.body.data.id, 300);
         else if (w.body?.error !== 'WITHDRAWAL_IN_PROGRESS') throw new Error(`withdrawal answered ${w.status}: ${JSON.stringify(w.body)}`);
       }

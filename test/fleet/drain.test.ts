@@ -1,4 +1,4 @@
-// Decisions part 18: on SIGTERM a process answers 503 on /health/ready, finishes the requests in flight
+// docs/contract/running.md#draining: on SIGTERM a process answers 503 on /health/ready, finishes the requests in flight
 // and its running jobs, then exits 0. Real `api` and `worker` processes on one database.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';

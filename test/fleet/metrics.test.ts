@@ -1,4 +1,4 @@
-// Decisions part 18: GET /metrics in Prometheus text format, for METRICS_TOKEN or ADMIN_TOKEN only.
+// docs/contract/running.md#metrics: GET /metrics in Prometheus text format, for METRICS_TOKEN or ADMIN_TOKEN only.
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import client from 'prom-client';

@@ -1,4 +1,4 @@
-// Decisions part 18: with REDIS_URL the per-key limit is shared by every process; without it each counts
+// docs/contract/http.md#rate-limits: with REDIS_URL the per-key limit is shared by every process; without it each counts
 // its own. Unknown credentials are limited per client address before any database lookup.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';

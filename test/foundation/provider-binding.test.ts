@@ -1,4 +1,4 @@
-// Decisions part 19: a database is bound to the provider it first ran with; every command that opens it
+// docs/contract/running.md#provider-binding: a database is bound to the provider it first ran with; every command that opens it
 // refuses another PIX_PROVIDER — exits non-zero, serves nothing, and names both providers. Real processes.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Decisions part 12: `npm start` (src/main.ts serve) on a fresh database migrates, seeds a demo merchant
+// docs/contract/running.md#first-start: `npm start` (src/main.ts serve) on a fresh database migrates, seeds a demo merchant
 // and prints its key, which can create a charge at once; a second start seeds nothing more.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -53,7 +53,7 @@ it('first start seeds a demo merchant whose printed key creates a charge and who
     });
     expect(res.status).toBe(201);
     expect((await res.json()).data).toMatchObject({ amount: 1000, status: 'PENDING' });
-    // Decisions part 15: the demo merchant's OWNER, printed once beside the key, logs in to the dashboard.
+    // docs/contract/running.md#first-start: the demo merchant's OWNER, printed once beside the key, logs in to the dashboard.
     expect(out).toContain(`Dashboard: ${base}/dashboard`);
     const login = /Dashboard login of the demo owner, shown once: (demo@pixgate\.local) \/ (\S+)/.exec(out);
     expect(login).not.toBeNull();

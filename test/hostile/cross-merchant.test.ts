@@ -169,7 +169,7 @@ describe('merchant B with merchant A\'s ids', () => {
     expect(team.body.data.find((u: { id: string }) => u.id === userOfA.id)?.role).toBe('OWNER');
   });
 
-  it("webhook operations and events (decisions part 16): B with A's endpoint and event ids gets what unknown ids get; A's endpoint, secret and events unchanged", async () => {
+  it("webhook operations and events (docs/contract/webhooks.md#webhook-operations): B with A's endpoint and event ids gets what unknown ids get; A's endpoint, secret and events unchanged", async () => {
     const before = await viewOfA();
     const eventsOfA = async () => (await t.request('GET', '/events?limit=100', { key: a.merchant.key })).body;
     const eventsBefore = await eventsOfA();

@@ -78,7 +78,7 @@ beforeAll(async () => {
       'POST /webhooks/{id}/redeliver': { eventId: sent!.event_id },
       'POST /webhooks/{id}/recover': { since: '2026-01-01T00:00:00.000Z' },
       'POST /webhooks/{id}/rotate-secret': { expiresInSeconds: 60 },
-      // A txid no charge has: accepted, it becomes an unmatched payment (decisions part 19).
+      // A txid no charge has: accepted, it becomes an unmatched payment (docs/contract/psp.md#unmatched-payments).
       'POST /admin/simulator/pix': { amount: 1000, txid: 'fuzz0unknown0txid', payer: { name: 'Payer', taxId: '52998224725' } },
     },
     realParams: {
@@ -219,7 +219,7 @@ describe('schema-valid hostile values (run apart: they may be accepted and write
     await t.assertLedger();
   }, 300_000);
 
-  it('integer-valued floats are the integer (decisions part 14): 1000.0, 1E3 and 1e3 cents are 1000; -0 is 0', async () => {
+  it('integer-valued floats are the integer (docs/contract/http.md#numbers): 1000.0, 1E3 and 1e3 cents are 1000; -0 is 0', async () => {
     for (const token of ['1000.0', '1E3', '1e3', '1000.000']) {
       const res = await t.request('POST', '/transparents/create', { key: a.merchant.key, payload: `{"method":"PIX","amount":${token}}`, headers: { 'content-type': 'application/json' } });
       expect(res.status, token).toBe(201);

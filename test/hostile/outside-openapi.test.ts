@@ -7,8 +7,8 @@ import { WEB_DIST } from '../../src/dashboard/dashboard.build.js';
 import { snapshot } from './support/snapshot.js';
 
 /**
- * The routes the OpenAPI fuzz cannot see (hidden from the document): GET /metrics (decisions part 18) and the
- * dashboard's static routes (part 15). Hostile requests to them: never a 5xx, errors are envelopes, no file
+ * The routes the OpenAPI fuzz cannot see (hidden from the document): GET /metrics (docs/contract/running.md#metrics) and the
+ * dashboard's static routes (docs/contract/dashboard.md#dashboard). Hostile requests to them: never a 5xx, errors are envelopes, no file
  * outside web/dist is ever served, and nothing is written.
  */
 let t: TestContext;

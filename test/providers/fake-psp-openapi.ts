@@ -9,7 +9,7 @@ import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { parse } from 'yaml';
 
 /**
- * BACEN's API Pix v2.9.0 OpenAPI document (a copy of ../shared/reference, Apache-2.0, so a fresh clone
+ * BACEN's API Pix v2.9.0 OpenAPI document (a copy of BACEN's published document, Apache-2.0, so a fresh clone
  * tests against it), as a validator of the fake PSP's traffic: every request the adapter sends to an API
  * Pix route and every answer the fake gives must conform, through openapi-backend (ajv).
  *

@@ -28,7 +28,7 @@ export async function allLines(t: TestContext, key: string, account: Account = '
 }
 
 /**
- * The chain rule of decisions part 17 over lines given oldest first: the first balanceAfter is its
+ * The chain rule (docs/contract/statement.md#statement-chain) over lines given oldest first: the first balanceAfter is its
  * amount (or, for a stretch read mid-chain, `opening` plus it), each next one adds its amount, none is
  * negative, times never go back. Returns the violations.
  */

@@ -32,7 +32,7 @@ describe('/me/api-keys', () => {
     expect((await t.request('GET', '/me/api-keys', { key: dev.token })).body.data[0].revokedAt).toBe(revoked.body.data.revokedAt);
   });
 
-  it('another merchant\'s key is 404; name is required; pages follow decisions part 3', async () => {
+  it('another merchant\'s key is 404; name is required; pages follow docs/contract/http.md#pagination', async () => {
     const a = await t.merchant();
     const b = await t.merchant();
     const owner = await t.user(a.id);

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { expectError, login } from './support.js';
 
-// Decisions part 15 walked line by line over HTTP: the points no other test file pins down.
+// docs/contract/access.md walked line by line over HTTP: the points no other test file pins down.
 let t: TestContext;
 beforeAll(async () => { t = await createTestContext({}, { worker: false }); });
 afterAll(async () => { await t?.close(); });
 
-describe('decisions part 15, audited', () => {
+describe('dashboard users and sessions (docs/contract/access.md), audited', () => {
   it('the token: claims sub, merchant id, role, jti; exp 12 h on; expiresAt is exp', async () => {
     const m = await t.merchant();
     const u = await t.user(m.id, 'FINANCE');

@@ -6,7 +6,7 @@ let t: TestContext;
 beforeAll(async () => { t = await createTestContext({}, { worker: false }); });
 afterAll(async () => { await t?.close(); });
 
-describe('POST /me/password with an Idempotency-Key (decisions parts 13 and 15)', () => {
+describe('POST /me/password with an Idempotency-Key (docs/contract/http.md#idempotency, docs/contract/access.md#passwords)', () => {
   it('replays the first answer; the stored fingerprint is no plain SHA-256 of the passwords', async () => {
     const m = await t.merchant();
     const u = await t.user(m.id);

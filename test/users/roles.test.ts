@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type Reply, type TestContext, type TestUser } from '../support/context.js';
 
-// Decisions part 15, the roles table: each role (and an API key) against each class of action.
+// docs/contract/access.md#roles, the roles table: each role (and an API key) against each class of action.
 let t: TestContext;
 let merchant: { id: string; key: string };
 const users: Record<string, TestUser> = {};

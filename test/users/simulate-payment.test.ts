@@ -37,7 +37,7 @@ describe('POST /transparents/simulate-payment?id= (simulator)', () => {
   });
 });
 
-describe('Idempotency-Key on POST /transparents/simulate-payment (decisions parts 13-15)', () => {
+describe('Idempotency-Key on POST /transparents/simulate-payment (docs/contract/http.md#idempotency)', () => {
   it('a replay with the same key returns the first answer; another query under the key is IDEMPOTENCY_CONFLICT', async () => {
     const m = await t.merchant();
     const create = () => t.request('POST', '/transparents/create', { key: m.key, body: { method: 'PIX', amount: 1000 } });

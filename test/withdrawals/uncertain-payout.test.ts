@@ -1,4 +1,4 @@
-// Decisions part 19: a payout whose send is uncertain (a timeout, a reset, a 5xx) is asked about by its id,
+// docs/contract/psp.md#uncertain-payouts: a payout whose send is uncertain (a timeout, a reset, a 5xx) is asked about by its id,
 // and only the PSP's word ends it — a failed status on it, or "not found" held for 10 minutes after the
 // send. A 400/422 to a resend is not such word. Each step below is one run of the processing job, called
 // directly (no worker) so the order of the PSP's answers is exact.

@@ -1,6 +1,6 @@
 /**
  * The dashboard's only way to the server: the public API on the same origin, authenticated by the
- * HttpOnly `pxg_session` cookie (decisions part 15). No token is ever held by this code.
+ * HttpOnly `pxg_session` cookie (docs/contract/access.md#browser-session). No token is ever held by this code.
  */
 export interface Page<T> {
   data: T[];
@@ -55,7 +55,7 @@ export function query(params: Record<string, string | number | null | undefined>
   return s ? `?${s}` : '';
 }
 
-// The API's objects, as the dashboard reads them (fields from src/**/*.schemas.ts and decisions).
+// The API's objects, as the dashboard reads them (fields from src/**/*.schemas.ts and docs/contract.md).
 export type Role = 'OWNER' | 'DEVELOPER' | 'FINANCE' | 'VIEWER';
 export interface User { id: string; email: string; name: string; role: Role; totpEnabled: boolean; createdAt: string; lastLoginAt: string | null }
 export interface Balance { available: number; pending: number; blocked: number }

@@ -92,7 +92,7 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
   return { data, error, reload: () => setTick((n) => n + 1), setData };
 }
 
-/** A cursor-paged list (decisions part 3): `after` forward, `before` back. */
+/** A cursor-paged list (docs/contract/http.md#pagination): `after` forward, `before` back. */
 export function usePaged<T>(path: (cursor: string) => string, deps: unknown[]) {
   const [cursor, setCursor] = useState('');
   const loaded = useLoad<Page<T>>(() => api.page<T>(path(cursor)), [...deps, cursor]);

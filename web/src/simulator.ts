@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 let known: Promise<boolean> | null = null;
 
 /**
- * Whether the merchant's simulated payment exists (only while the simulator is the provider, decisions
- * part 15): the public OpenAPI document lists the route exactly then.
+ * Whether the merchant's simulated payment exists (only while the simulator is the provider,
+ * docs/contract/charges.md#simulate-payment): the public OpenAPI document lists the route exactly then.
  */
 export function useSimulator(): boolean {
   const [on, setOn] = useState(false);

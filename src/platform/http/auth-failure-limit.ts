@@ -5,13 +5,13 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
 
 /**
- * Unknown credentials are limited per client address before any database lookup (decisions part 18),
+ * Unknown credentials are limited per client address before any database lookup (docs/contract/http.md#rate-limits),
  * so a flood of made-up keys costs the database at most `perSecond` lookups per address per second,
  * however many requests run at once: the address's budget is taken BEFORE the lookup, atomically.
  *
  * A credential that resolved in this process is remembered (its SHA-256, never the secret) and skips
  * the budget from then on: a valid key is never slowed, nor refused because its address also sends bad
- * ones. It is still looked up on every request, so revocation stays immediate (decisions part 10); one
+ * ones. It is still looked up on every request, so revocation stays immediate (docs/contract/access.md#credentials); one
  * that stops resolving is forgotten. A new credential's first request from a busy address can be
  * refused: the price of spending no database query on a guess.
  */

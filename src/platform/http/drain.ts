@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Readiness and draining (decisions part 18). On SIGTERM the process stops being ready (GET
+ * Readiness and draining (docs/contract/running.md#draining). On SIGTERM the process stops being ready (GET
  * /health/ready answers 503, so the load balancer takes it out) but keeps its listener open while
  * requests in flight finish — a request the balancer still sends meanwhile is served, not refused —
  * then closes. Everything is bounded by SHUTDOWN_GRACE_MS; past it, open connections are cut.

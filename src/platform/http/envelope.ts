@@ -4,7 +4,7 @@ import { ERROR_STATUS } from '../errors.js';
 /** A string of a closed set; its validation error lists the set (`must be one of A, B`). */
 export const StringEnum = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
-/** `{ data, error: null, success: true }` — every success answer (spec 1.4). */
+/** `{ data, error: null, success: true }` — every success answer (docs/contract/http.md#envelope). */
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({ data, error: Type.Null(), success: Type.Literal(true) });
 

@@ -6,14 +6,14 @@ import { ok } from './envelope.js';
 import { findAnswer, inProgress, NOT_STORED, REPLACEABLE, type IdempotencyScope } from './idempotency.js';
 
 /**
- * Decisions part 19: a command that calls the PSP claims its Idempotency-Key in a statement of its own, makes
+ * docs/contract/http.md#idempotency-claims: a command that calls the PSP claims its Idempotency-Key in a statement of its own, makes
  * the call holding no connection, then writes its work and its answer in one short transaction. The claim
  * row (no answer yet, a claim id) makes a duplicate meanwhile IDEMPOTENCY_CONFLICT, as the advisory lock of
  * a one-transaction command does; only the request holding the claim id can store the answer, so a request
  * whose claim was taken over (it outlived CLAIM_RELEASE_S) rolls its work back instead of committing it twice.
  */
 
-/** Answers stored under the key (decisions part 14): business rejections, not validation, auth or 5xx. */
+/** Answers stored under the key (docs/contract/http.md#idempotency): business rejections, not validation, auth or 5xx. */
 const storable = (err: unknown): err is AppError => err instanceof AppError && !NOT_STORED.has(err.code) && err.statusCode < 500;
 
 export interface Claimable {

@@ -7,11 +7,11 @@ import { ok } from './envelope.js';
 import { claimKey, type ClaimedKey } from './idempotency-claim.js';
 
 /**
- * `Idempotency-Key` on POST (decisions parts 13–14). A command that runs in one transaction claims the
+ * `Idempotency-Key` on POST (docs/contract/http.md#idempotency). A command that runs in one transaction claims the
  * key with a transaction-scoped advisory lock inside that transaction and stores its answer there, so the
  * work and its answer commit together; a duplicate arriving meanwhile cannot take the lock and gets
  * IDEMPOTENCY_CONFLICT at once; one arriving later replays the answer. A command that calls the PSP
- * claims the key first with a row of its own (idempotency-claim.ts, decisions part 19), so that no
+ * claims the key first with a row of its own (idempotency-claim.ts, docs/contract/http.md#idempotency-claims), so that no
  * transaction stays open during the call; the claim row answers duplicates the same way.
  */
 export interface IdempotencyRouteOptions {
@@ -39,7 +39,7 @@ export class IdempotentReplay extends Error {
   }
 }
 
-/** Decisions part 19: a claim without an answer this old belongs to a process that died; a retry takes it over. */
+/** docs/contract/http.md#idempotency-claims: a claim without an answer this old belongs to a process that died; a retry takes it over. */
 export const CLAIM_RELEASE_S = 60;
 // Answers that describe the request rather than the work are not stored, so a corrected retry works.
 export const NOT_STORED = new Set(['VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'IDEMPOTENCY_CONFLICT']);

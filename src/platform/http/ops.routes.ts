@@ -21,7 +21,7 @@ function metricsAuth(config: Config) {
 }
 
 /**
- * GET /health (decisions part 12), GET /health/ready (part 18: /health and not shutting down) and
+ * GET /health and GET /health/ready (docs/contract/running.md#health) and
  * GET /metrics (Prometheus text; left out of the OpenAPI document, it is for the operator's scraper,
  * see docs/operations.md). Served by every process that listens: `serve`, `api`, and a `worker` with
  * METRICS_PORT.

@@ -32,7 +32,7 @@ function callerKey(req: FastifyRequest): string {
 }
 
 /**
- * The per-key limit of decisions part 11, registered after the scope's auth hook (it keys by the caller
+ * The per-caller limit (docs/contract/http.md#rate-limits), registered after the scope's auth hook (it keys by the caller
  * that hook resolved). With Redis every process counts in the same fixed one-second windows; an error
  * from Redis lets the request through rather than failing the API (the limit protects capacity, not money).
  */

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../errors.js';
 
-// Bodies are never coerced ("1000" and 10.5 are not cents, decisions part 1); query strings, params
+// Bodies are never coerced ("1000" and 10.5 are not cents, docs/contract/http.md#numbers); query strings, params
 // and headers arrive as text, so there numbers and booleans are read from their text form.
 // PostgreSQL text cannot hold NUL (the query fails) and UTF-8 cannot hold an unpaired surrogate (it would be
 // stored as U+FFFD, not as given): every declared string field refuses both, as that field's validation error.
@@ -34,7 +34,7 @@ function withTextRule(schema: unknown): unknown {
 }
 
 // A number in a query string is read only in its plain decimal form: the coercion's Number() would also
-// take "0x10", "0b11", "1e1" or " 1" (decisions part 1: query parameters are validated like body fields).
+// take "0x10", "0b11", "1e1" or " 1" (docs/contract/http.md#numbers: query parameters are validated like body fields).
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };

@@ -24,7 +24,7 @@ const Received = Envelope(Type.Object({ received: Type.Integer() }));
 
 /**
  * `…/webhook/<token>/pix`. A wildcard, not a `:token` parameter: tokens may be up to 256 characters
- * (decisions part 19) and every other route keeps the 100-character parameter limit.
+ * (docs/contract/psp.md#psp-notifications) and every other route keeps the 100-character parameter limit.
  */
 const TOKEN_IN_PATH = /^([^/]+)\/pix$/;
 

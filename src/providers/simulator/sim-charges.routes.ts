@@ -24,7 +24,7 @@ const ChargeAnswer = { 200: Envelope(ChargeCheckSchema), ...errorResponses };
 const DisputeAnswer = { 200: Envelope(DisputeSchema), ...errorResponses };
 type Params = Static<typeof IdParams>;
 
-/** Simulator controls for charges, refunds and disputes (decisions part 13), under /admin/simulator. */
+/** Simulator controls for charges, refunds and disputes (docs/contract/operator.md#simulator), under /admin/simulator. */
 export function simulatorChargeRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/charges/:id/pay', { schema: { tags, security, params: IdParams, body: PayBody, response: ChargeAnswer } }, async (req) => {

@@ -16,7 +16,7 @@ const REFUND_SETTLE_TASK = 'sim:refund:settle';
 
 export function simulatedCharges(rt: Runtime): Pick<PixProvider, 'createCharge' | 'requestRefund'> {
   return {
-    // A static BR Code under BACEN's rules (decisions part 4), with a fresh 25-character txid.
+    // A static BR Code under BACEN's rules (docs/contract/charges.md#br-code), with a fresh 25-character txid.
     createCharge: async (input) => {
       const txid = newTxid();
       const brCode = buildStaticBrCode({

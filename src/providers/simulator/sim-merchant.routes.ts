@@ -9,7 +9,7 @@ import type { Runtime } from '../../runtime.js';
 import { simulatePayment } from './sim-charges.js';
 
 /**
- * `POST /transparents/simulate-payment?id=` (decisions part 15, AbacatePay's dev mode): a merchant pays
+ * `POST /transparents/simulate-payment?id=` (docs/contract/charges.md#simulate-payment, AbacatePay's dev mode): a merchant pays
  * its own PENDING charge exactly as `/admin/simulator/charges/{id}/pay` does. Registered only with the simulator.
  */
 export function simulatorMerchantRoutes(rt: Runtime) {

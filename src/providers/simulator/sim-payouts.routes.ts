@@ -12,7 +12,7 @@ const tags = ['simulator'];
 const security = [{ adminToken: [] }];
 const response = { 200: Envelope(Withdrawal), ...errorResponses };
 
-/** Decisions part 13: drive a payout's result now instead of waiting for SIM_PAYOUT_DELAY_MS. */
+/** docs/contract/operator.md#simulator: drive a payout's result now instead of waiting for SIM_PAYOUT_DELAY_MS. */
 export function simulatorPayoutRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/withdrawals/:id/complete', { schema: { tags, security, params: WithdrawalIdParams, response } }, async (req) => {

@@ -23,7 +23,7 @@ const resultOf = (p: SimPayoutRow): PayoutResult =>
   : p.status === 'FAILED' ? { status: 'FAILED', reason: p.failed_reason! }
   : { status: 'PROCESSING' };
 
-/** Decisions part 13: a payout to an EMAIL key at the domain fail.test always fails. */
+/** docs/contract/operator.md#simulator: a payout to an EMAIL key at the domain fail.test always fails. */
 const failsOnItsOwn = (p: Pick<SimPayoutRow, 'pix_key' | 'pix_key_type'>) =>
   p.pix_key_type === 'EMAIL' && p.pix_key.toLowerCase().endsWith('@fail.test');
 
@@ -84,7 +84,7 @@ export async function driveSimPayout(rt: Runtime, withdrawalId: string, outcome:
   return withTransaction(rt.pool, async (tx) => {
     const w = await lockForSettlement(tx, withdrawalId);
     const key: SimPayoutKey = { withdrawalId, amount: w.amount, pixKey: w.pix_key, pixKeyType: w.pix_key_type };
-    // fail.test always fails (decisions part 13): driving such a payout to complete still fails it.
+    // fail.test always fails (docs/contract/operator.md#simulator): driving such a payout to complete still fails it.
     const settlement: SettledPayout = outcome.fail ? { status: 'FAILED', reason: outcome.reason }
       : failsOnItsOwn(w) ? { status: 'FAILED', reason: SIM_FAIL_REASON } : completed();
     if (!(await settleSimPayoutRow(tx, key, settlement))) {

@@ -22,7 +22,7 @@ const Received = Type.Object({
   unmatchedPayment: Nullable(UnmatchedPaymentSchema),
 });
 
-/** `POST /admin/simulator/pix` (decisions part 19): the simulated network receives a PIX. */
+/** `POST /admin/simulator/pix` (docs/contract/operator.md#simulator): the simulated network receives a PIX. */
 export function simulatorPixRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/pix', {

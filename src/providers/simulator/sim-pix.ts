@@ -18,7 +18,7 @@ export interface SimulatedPix {
 /**
  * The simulated network receives a PIX (POST /admin/simulator/pix): it enters the core exactly as a
  * PSP's confirmed PIX does, so a txid of a charge with the same amount pays it (a late one included,
- * decisions part 4), and anything else becomes an unmatched payment.
+ * docs/contract/charges.md#late-payments), and anything else becomes an unmatched payment.
  */
 export function simulateReceivedPix(rt: Runtime, pix: SimulatedPix): Promise<ReceivedOutcome> {
   const now = new Date();

@@ -4,7 +4,7 @@ import { simulatorChargeRoutes } from './sim-charges.routes.js';
 import { simulatorPayoutRoutes } from './sim-payouts.routes.js';
 import { simulatorPixRoutes } from './sim-pix.routes.js';
 
-/** `/admin/simulator/...` controls (decisions part 13); registered only while the simulator is the provider. */
+/** `/admin/simulator/...` controls (docs/contract/operator.md#simulator); registered only while the simulator is the provider. */
 export function simulatorRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     await app.register(simulatorChargeRoutes(rt));

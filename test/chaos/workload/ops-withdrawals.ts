@@ -76,7 +76,7 @@ function payoutSettle(ctx: Ctx, op: Op<'payoutSettle'>, claims: Claims): Resolve
   claims.withdrawals.add(w);
   claims.merchants.add(w.merchant);
   const reason = op.outcome === 'fail' && op.pick % 2 ? 'chaos: account closed' : undefined;
-  // Decisions part 13: a payout to a fail.test key always fails, even when driven to complete.
+  // docs/contract/operator.md#simulator: a payout to a fail.test key always fails, even when driven to complete.
   const status = op.outcome === 'fail' || w.failKey ? 'FAILED' : 'COMPLETED';
   return {
     label: `payout ${op.outcome} ${w.id}`, kind: 'payoutSettle', touches: [w.merchant],

@@ -77,7 +77,7 @@ export async function checkBalances(w: Workload): Promise<void> {
 }
 
 /**
- * The statement of one account through the API (decisions part 17), every page: in posting order each
+ * The statement of one account through the API (docs/contract/statement.md#statement-chain), every page: in posting order each
  * balanceAfter is the one before plus its amount (the first is its amount), none negative, and the newest
  * is the balance the API shows (nothing in flight).
  */

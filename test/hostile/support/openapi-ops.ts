@@ -13,7 +13,7 @@ export interface Operation {
   /** OpenAPI path template, e.g. `/customers/{id}`. */
   path: string;
   name: string;
-  /** `session`: a dashboard session only (an API key gets 403), decisions part 15. */
+  /** `session`: a dashboard session only (an API key gets 403), docs/contract/access.md#api-keys. */
   auth: 'merchant' | 'admin' | 'none' | 'session';
   params: Param[];
   body?: JsonSchema;

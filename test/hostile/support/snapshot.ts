@@ -4,7 +4,7 @@ import type pg from 'pg';
  * A fingerprint of everything a request could write: row count and content hash of every table of the
  * application and of the job queue, plus every ledger account's balance (readable when it differs).
  */
-// An API key's last_used_at records that it was used (at most once a minute, decisions part 15), not a write of the request.
+// An API key's last_used_at records that it was used (at most once a minute, docs/contract/access.md#api-keys), not a write of the request.
 const source = (table: string) => (table === 'public.api_keys' ? '(SELECT id, merchant_id, key_hash, last4, name, created_at, revoked_at FROM api_keys)' : table);
 
 export async function snapshot(pool: pg.Pool): Promise<Record<string, string>> {

@@ -6,7 +6,7 @@ import { when } from '../format';
 import { useLang } from '../i18n';
 import { EVENT_TYPES } from './Webhooks';
 
-/** Decisions part 16: every event of the merchant, its delivery counts and the signed payload. */
+/** docs/contract/webhooks.md#events-api: every event of the merchant, its delivery counts and the signed payload. */
 export function Events() {
   const { t, lang } = useLang();
   const [form, setForm] = useState({ type: '', deliveryStatus: '' });

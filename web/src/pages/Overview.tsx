@@ -15,7 +15,7 @@ function lastDays(): string[] {
 }
 
 /**
- * Money received per day: the statement's daily credits (decisions part 17); where that route does not
+ * Money received per day: the statement's daily credits (docs/contract/statement.md#daily-summary); where that route does not
  * exist (404), the paid charges of the period, paged newest first until they are older than the window.
  */
 async function receivedPerDay(): Promise<{ days: Array<{ date: string; received: number }>; fromCharges: boolean }> {

@@ -18,7 +18,7 @@ export function Statement() {
   const { t, lang } = useLang();
   const [form, setForm] = useState({ account: 'available', from: '', to: '' });
   const [filters, setFilters] = useState(form);
-  // `to` is exclusive in the API (decisions part 17): the chosen last day is included.
+  // `to` is exclusive in the API (docs/contract/statement.md#statement): the chosen last day is included.
   const params = { account: filters.account, from: spMidnight(filters.from), to: spMidnight(filters.to, 1) };
   const list = usePaged<StatementLine>((c) => `/me/statement${query({ ...params, limit: 50 })}${c ? `&${c}` : ''}`, [filters]);
   const exportQuery = query(params);

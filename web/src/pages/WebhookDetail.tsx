@@ -8,7 +8,7 @@ import { when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
 
-/** Part 16's operations on one endpoint; each answer is shown, the rotated secret once. */
+/** The operations on one endpoint (docs/contract/webhooks.md#webhook-operations); each answer is shown, the rotated secret once. */
 function Operations({ id, onChange }: { id: string; onChange: () => void }) {
   const { t } = useLang();
   const [note, setNote] = useState<string | null>(null);
