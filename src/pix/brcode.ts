@@ -1,7 +1,9 @@
+import { formatCents } from './amount.js';
 import { isValidStaticTxid } from './ids.js';
 import { PIX_GUI, crc16, encodeTlv, toEmvAscii } from './emv.js';
 
 export { crc16 } from './emv.js';
+export { formatCents } from './amount.js';
 export { parseBrCode, type ParsedBrCode } from './brcode-parse.js';
 
 export interface StaticBrCodeInput {
@@ -20,13 +22,6 @@ const MAX_TEMPLATE = 99; // a TLV length has two digits, so template 26 holds at
 const MAX_KEY = 77; // DICT `Key` maxLength
 // 54 is at most 13 characters: 10 integer digits, '.', 2 decimals.
 const MAX_AMOUNT_CENTS = 999_999_999_999;
-
-/** Integer cents as the `54` string with exactly two decimals, without going through floating point. */
-export function formatCents(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0) throw new Error('amount must be a non-negative integer of cents');
-  const digits = String(cents).padStart(3, '0');
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
 
 function asciiField(text: string, max: number): string {
   return toEmvAscii(text).slice(0, max).trimEnd();
