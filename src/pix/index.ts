@@ -1,4 +1,12 @@
 export { buildStaticBrCode, formatCents, type StaticBrCodeInput } from './brcode.js';
+export {
+  buildDynamicBrCode,
+  buildRecurrenceBrCode,
+  payloadLocation,
+  withRecurrence,
+  type DynamicBrCodeInput,
+  type RecurrenceBrCodeInput,
+} from './brcode-dynamic.js';
 export { parseBrCode, type ParsedBrCode } from './brcode-parse.js';
 export { crc16, decodeTlv, encodeTlv, toEmvAscii, PIX_GUI, type Tlv } from './emv.js';
 export {
