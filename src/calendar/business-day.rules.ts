@@ -23,8 +23,8 @@ export function easterSunday(year: number): CivilDate {
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
-// Decisions part 21: the national bank holidays. Fixed ones as MM-DD; 20 Nov is national since 2024
-// (Lei 14.759/2023) and the rule applies it every year, as the decisions list it.
+// The national bank holidays (docs/contract/due-date-charges.md#business-days). Fixed ones as MM-DD; 20 Nov
+// is national since 2024 (Lei 14.759/2023) and the rule applies it every year, as the contract lists it.
 const FIXED = ['01-01', '04-21', '05-01', '09-07', '10-12', '11-02', '11-15', '11-20', '12-25'];
 // Relative to Easter Sunday: Carnival Monday and Tuesday, Good Friday, Corpus Christi.
 const FROM_EASTER = [-48, -47, -2, 60];

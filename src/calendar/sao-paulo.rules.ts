@@ -1,6 +1,6 @@
 import { addDays, toDayNumber, type CivilDate } from './civil-date.rules.js';
 
-/** The time zone of every date rule (decisions part 21: "today or later in America/Sao_Paulo"). */
+/** The time zone of every date rule ("today or later in America/Sao_Paulo": docs/contract/due-date-charges.md#due-date-charges). */
 export const SAO_PAULO = 'America/Sao_Paulo';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,8 @@
 import { addDays, daysBetween, nextBusinessDay, saoPauloDayEnd, type CivilDate } from '../calendar/index.js';
 
-// Decisions part 21, pure: the dates and the amount due of a due-date charge (BACEN `cobv`). Shared by the
-// API, the simulator's payer-side payload and the dashboard, so it imports nothing but the calendar.
+// The dates and the amount due of a due-date charge (BACEN `cobv`), pure
+// (docs/contract/due-date-charges.md#due-date-charges). Shared by the API, the simulator's payer-side payload
+// and the dashboard, so it imports nothing but the calendar.
 // Money is integer cents, percentages are basis points (250 = 2.50 %).
 
 /** Abatimento: taken off whatever the day. */

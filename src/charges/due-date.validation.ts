@@ -44,8 +44,8 @@ function largestDiscount(terms: DueDateTerms, today: CivilDate): bigint {
 }
 
 /**
- * The creation check of decisions part 21, beyond what a schema can say: real dates, dueDate not before
- * `today` (São Paulo), every value > 0, tiers dated on or before dueDate and distinct, rebate plus the
+ * The creation check of due-date charges (docs/contract/due-date-charges.md#due-date-charges), beyond what
+ * a schema can say: real dates, dueDate not before `today` (São Paulo), every value > 0, tiers dated on or before dueDate and distinct, rebate plus the
  * largest discount a payment can get from today to E below the amount, and the amount due on the last
  * day to pay (the largest there is) within what BACEN's `valor` text carries. Null when the terms pass.
  */

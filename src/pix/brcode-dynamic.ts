@@ -32,8 +32,9 @@ function checkLocation(location: string): void {
 
 /**
  * `<host><path>/pix/v2/<cobv|rec>/<token>`: a payload location served by Pixgate itself under its public
- * URL (decisions parts 21, 22), without the scheme. With a 32-character token the public URL's host and
- * path can have at most 32 characters (77 − 13 − 32).
+ * URL, without the scheme (docs/contract/due-date-charges.md#due-date-charges,
+ * docs/contract/subscriptions.md#subscriptions). With a 32-character token the public URL's host and path
+ * can have at most 32 characters (77 − 13 − 32).
  */
 export function payloadLocation(publicUrl: string, kind: 'cobv' | 'rec', token: string): string {
   if (!/^[A-Za-z0-9]+$/.test(token)) throw new Error('a location token is alphanumeric');
@@ -44,8 +45,8 @@ export function payloadLocation(publicUrl: string, kind: 'cobv' | 'rec', token: 
 }
 
 /**
- * Dynamic BR Code, as a PSP issues for `cob` and `cobv` (decisions part 21): 00, 01 = `12` (single use),
- * 26 (GUI + 25 location), 52, 53, 58, 59, 60, 62-05 `***`, 63. No 54, as in BCB's examples: the amount is
+ * Dynamic BR Code, as a PSP issues for `cob` and `cobv` (docs/contract/due-date-charges.md#due-date-charges):
+ * 00, 01 = `12` (single use), 26 (GUI + 25 location), 52, 53, 58, 59, 60, 62-05 `***`, 63. No 54, as in BCB's examples: the amount is
  * the payload's, and a due-date charge's changes with the day of payment.
  */
 export function buildDynamicBrCode(input: DynamicBrCodeInput): string {

@@ -1,7 +1,8 @@
 import { addDays, addMonths, daysBetween, nextBusinessDay, type CivilDate } from '../calendar/index.js';
 
-// Decisions part 22, pure: when each cycle of a subscription is due and when its charge is issued.
-// Shared by the API, the scheduler, the simulator and the dashboard, so it imports nothing but the calendar.
+// When each cycle of a subscription is due and when its charge is issued, pure
+// (docs/contract/subscriptions.md#subscriptions). Shared by the API, the scheduler, the simulator and the
+// dashboard, so it imports nothing but the calendar.
 
 export type Frequency = 'WEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUAL' | 'ANNUAL';
 
@@ -16,13 +17,13 @@ export function nominalCycleDate(startDate: CivilDate, frequency: Frequency, n: 
   return frequency === 'WEEKLY' ? addDays(startDate, 7 * n) : addMonths(startDate, MONTHS[frequency] * n);
 }
 
-/** The n-th cycle's due date: its nominal date moved to the next business day (part 21's calendar). */
+/** The n-th cycle's due date: its nominal date moved to the next business day (the calendar of due-date charges). */
 export const cycleDueDate = (startDate: CivilDate, frequency: Frequency, n: number): CivilDate =>
   nextBusinessDay(nominalCycleDate(startDate, frequency, n));
 
 /**
  * The due dates of every cycle of a subscription with an end: those whose nominal date is on or before
- * endDate (part 22 calls startDate "the first cycle's due date" before any business-day move, and
+ * endDate (the contract calls startDate "the first cycle's due date" before any business-day move, and
  * endDate ≥ startDate then always leaves at least one cycle). The last one may be due after endDate
  * when endDate is not a business day.
  */

@@ -1,8 +1,8 @@
 import type { AmountDue, DueDateTerms } from '../../src/charges/due-date.rules.js';
 
-// A second, deliberately naive reading of decisions part 21, sharing no code with src/: dates are
-// [year, month, day] stepped one day at a time, the weekday is Zeller's congruence, Easter is Gauss's
-// algorithm, day counts are loops, and "V × value × n" is a sum repeated n times. Slow and obvious.
+// A second, deliberately naive reading of the due-date rules (docs/due-date-charges.md), sharing no code
+// with src/: dates are [year, month, day] stepped one day at a time, the weekday is Zeller's congruence,
+// Easter is Gauss's algorithm, day counts are loops, and "V × value × n" is a sum repeated n times.
 
 type Ymd = [number, number, number];
 
