@@ -53,7 +53,7 @@ export function saoPauloDayStart(date: CivilDate): Date {
 }
 
 /**
- * The end of a São Paulo day: the first instant of the next one. It is exclusive, so a deadline there is
- * past exactly when `deadline <= now` (the test `charge_status` applies), with no last-millisecond gap.
+ * The end of a São Paulo day: its last millisecond, so that the São Paulo date of the instant is that day.
+ * A deadline there is past when `deadline <= now`, one millisecond before the next day starts.
  */
-export const saoPauloDayEnd = (date: CivilDate): Date => saoPauloDayStart(addDays(date, 1));
+export const saoPauloDayEnd = (date: CivilDate): Date => new Date(saoPauloDayStart(addDays(date, 1)).getTime() - 1);

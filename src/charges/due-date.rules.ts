@@ -73,7 +73,7 @@ export const effectiveDueDate = (dueDate: CivilDate): CivilDate => nextBusinessD
 export const lastDayToPay = (terms: Pick<DueDateTerms, 'dueDate' | 'daysAfterDue'>): CivilDate =>
   nextBusinessDay(addDays(effectiveDueDate(terms.dueDate), terms.daysAfterDue));
 
-/** The charge's `expiresAt`: the end of L in São Paulo (exclusive: expired when `expiresAt <= now`). */
+/** The charge's `expiresAt`: the end of L in São Paulo, its last millisecond (its São Paulo date is L). */
 export const dueDateExpiresAt = (terms: Pick<DueDateTerms, 'dueDate' | 'daysAfterDue'>): Date =>
   saoPauloDayEnd(lastDayToPay(terms));
 

@@ -37,7 +37,7 @@ describe('the rules shared with the dashboard', () => {
     expect(run(`rules.amountDue(${terms}, '2026-03-11').amountDue`)).toBe(102_033);
     expect(run(`rules.checkDueDateTerms(${terms}, '2026-03-11').field`)).toBe('dueDate');
     expect(run(`rules.toCobVValor(${terms}).juros`)).toEqual({ modalidade: 3, valorPerc: '1.00' });
-    expect(run(`rules.dueDateExpiresAt(${terms}).toISOString()`)).toBe('2026-04-10T03:00:00.000Z');
+    expect(run(`rules.dueDateExpiresAt(${terms}).toISOString()`)).toBe('2026-04-10T02:59:59.999Z');
     expect(run(`rules.saoPauloDate(new Date('2026-11-27T02:00:00Z'))`)).toBe('2026-11-26');
     expect(run(`rules.cycleDueDates('2026-01-31', 'MONTHLY', '2026-03-31').join()`)).toBe('2026-02-02,2026-03-02,2026-03-31');
   });

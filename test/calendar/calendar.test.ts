@@ -192,10 +192,10 @@ describe('São Paulo days', () => {
     expect(saoPauloDate(new Date(iso))).toBe(date);
   });
 
-  it('a day ends at the next one’s first instant (−03:00 since 2019)', () => {
+  it('a day ends at its last millisecond, just before the next one’s first instant (−03:00 since 2019)', () => {
     expect(saoPauloDayStart('2026-11-27').toISOString()).toBe('2026-11-27T03:00:00.000Z');
-    expect(saoPauloDayEnd('2026-11-27').toISOString()).toBe('2026-11-28T03:00:00.000Z');
-    expect(saoPauloDayEnd('2026-12-31').toISOString()).toBe('2027-01-01T03:00:00.000Z');
+    expect(saoPauloDayEnd('2026-11-27').toISOString()).toBe('2026-11-28T02:59:59.999Z');
+    expect(saoPauloDayEnd('2026-12-31').toISOString()).toBe('2027-01-01T02:59:59.999Z');
   });
 
   it('follows the zone database through the old daylight-saving changes at midnight', () => {

@@ -62,8 +62,8 @@ describe('effective due date, last day to pay, expiresAt', () => {
   });
 
   it('expiresAt is the end of L in São Paulo', () => {
-    expect(dueDateExpiresAt({ dueDate: '2026-03-10', daysAfterDue: 30 }).toISOString()).toBe('2026-04-10T03:00:00.000Z');
-    expect(dueDateExpiresAt({ dueDate: '2026-02-16', daysAfterDue: 0 }).toISOString()).toBe('2026-02-19T03:00:00.000Z');
+    expect(dueDateExpiresAt({ dueDate: '2026-03-10', daysAfterDue: 30 }).toISOString()).toBe('2026-04-10T02:59:59.999Z');
+    expect(dueDateExpiresAt({ dueDate: '2026-02-16', daysAfterDue: 0 }).toISOString()).toBe('2026-02-19T02:59:59.999Z');
   });
 });
 
