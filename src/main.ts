@@ -1,12 +1,12 @@
 import { loadConfig } from './config.js';
-import { runAdminCommand, CLI_USAGE } from './admin/cli.js';
-import { seedDemoMerchant } from './admin/seed.js';
+import { runAdminCommand, CLI_USAGE } from './admin/admin.cli.js';
+import { seedDemoMerchant } from './admin/demo-merchant.service.js';
 import { releaseExitHooks } from './platform/embedded-postgres.js';
 import { AppError } from './platform/errors.js';
 import { openDatabase } from './platform/database.js';
 import { migrate } from './platform/migrate.js';
-import { enforceProviderBinding } from './providers/provider-binding.js';
-import { buildHttp, createRuntime, runWorker } from './runtime.js';
+import { enforceProviderBinding } from './providers/provider-binding.service.js';
+import { buildHttp, createRuntime, runWorker, scrapedGauges } from './composition.js';
 import { buildOpsServer } from './platform/http/ops-server.js';
 
 const USAGE = `Usage: pixgate <command>
@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<void> {
     // every periodic job is queued under one job key, so a second worker adds no second copy of it.
     const worker = command === 'api' ? null : await runWorker(rt);
     if (worker) stops.push(() => worker.stop());
-    const http = command !== 'worker' ? await buildHttp(rt) : config.metricsPort ? await buildOpsServer(config, db.pool) : null;
+    const http = command !== 'worker' ? await buildHttp(rt) : config.metricsPort ? await buildOpsServer(config, db.pool, scrapedGauges) : null;
     if (http) {
       stops.push(() => http.close());
       await http.listen({ port: command === 'worker' ? config.metricsPort! : config.port, host: config.host });

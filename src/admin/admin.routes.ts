@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { issueApiKey, revokeApiKey } from '../auth/api-keys.js';
+import { issueApiKey, revokeApiKey } from '../auth/api-key.service.js';
 import { MerchantCreateBody, MerchantPatchBody, MerchantSchema } from '../merchants/merchant.schemas.js';
 import { createMerchant, getMerchant, listMerchants, patchMerchant } from '../merchants/merchant.service.js';
 import { Envelope, errorResponses, ListEnvelope, ok, Timestamp } from '../platform/http/envelope.js';

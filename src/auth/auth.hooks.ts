@@ -3,11 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { AppError } from '../platform/errors.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
-import { JWT_PATTERN, readSessionToken } from '../users/session-token.js';
-import { selectSessionAuth } from '../users/session.sql.js';
-import { selectMerchantByKeyHash } from './auth.sql.js';
-import { API_KEY_PATTERN, hashApiKey, noteKeyUse } from './api-keys.js';
-import type { Caller } from './permissions.js';
+import { JWT_PATTERN, readSessionToken } from './session-token.crypto.js';
+import { selectSessionAuth } from './session.sql.js';
+import { selectMerchantByKeyHash } from './api-key.sql.js';
+import { API_KEY_PATTERN, hashApiKey, noteKeyUse } from './api-key.service.js';
+import type { Caller } from './permission.rules.js';
 
 export interface AuthContext {
   merchant: MerchantRow;

@@ -1,9 +1,8 @@
 import type { Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../auth/permissions.js';
+import { requirePermission } from '../auth/permission.rules.js';
 import type { Runtime } from '../runtime.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
-import { refundRoutes } from '../refunds/refund.routes.js';
 import {
   ChargeCheckSchema, ChargeCreateBody, ChargeCreatedSchema, ChargeIdQuery, ChargeListItemSchema, ChargeListQuery,
 } from './charge.schemas.js';
@@ -11,7 +10,7 @@ import { checkCharge, createCharge, listCharges } from './charge.service.js';
 
 const tags = ['charges'];
 
-/** The transparent checkout (docs/contract/charges.md#charges). The refund route lives with refunds and is registered here. */
+/** The transparent checkout (docs/contract/charges.md#charges). Its refund route lives with refunds (src/refunds/refund.routes.ts). */
 export function chargeRoutes(rt: Runtime) {
   return async (app: FastifyInstance) => {
     app.post('/transparents/create', {
@@ -33,7 +32,5 @@ export function chargeRoutes(rt: Runtime) {
     app.get('/transparents/check', {
       schema: { tags, querystring: ChargeIdQuery, response: { 200: Envelope(ChargeCheckSchema), ...errorResponses } },
     }, async (req) => ok(await checkCharge(rt.pool, req.auth!.merchant.id, (req.query as Static<typeof ChargeIdQuery>).id)));
-
-    await app.register(refundRoutes(rt));
   };
 }

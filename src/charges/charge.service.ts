@@ -1,5 +1,5 @@
 import { selectActiveCustomer } from '../customers/customer.sql.js';
-import { eventCtes } from '../events/events.js';
+import { eventCtes } from '../events/event.sql.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { storeName } from '../merchants/merchant.service.js';
 import { withStatement, withTransaction, type Executor, type TransactionHook } from '../platform/db.js';
@@ -22,7 +22,7 @@ const DEFAULT_EXPIRES_IN = 86_400;
  * (docs/contract/psp.md#no-call-in-a-transaction): an Idempotency-Key is claimed first in a statement of its own, so a duplicate
  * meanwhile never issues a second code, and the charge is written after the call — in one statement
  * (charge, split and CHARGE_CREATED), or in a short transaction when the customer must be locked or the
- * key's answer stored with it. The expiry job is scheduled later, by the sweep of charge-expiry.ts.
+ * key's answer stored with it. The expiry job is scheduled later, by the sweep of charge-expiry.service.ts.
  */
 export async function createCharge(rt: Runtime, merchant: MerchantRow, input: ChargeCreate, idempotency?: Claimable): Promise<ChargeWithImage> {
   assertCanCharge(merchant);

@@ -40,7 +40,7 @@ export type InsertedCharge = Pick<ChargeViewRow,
 export const CHARGE_EVENT_FIRST_PARAM = 15;
 
 /**
- * A charge, its split entries and its CHARGE_CREATED event (`event`: events.ts eventCtes over the
+ * A charge, its split entries and its CHARGE_CREATED event (`event`: event.sql.ts eventCtes over the
  * `charge` CTE, its parameters numbered from CHARGE_EVENT_FIRST_PARAM) in one statement — atomic on
  * its own, so a create without a customer to lock needs no BEGIN and COMMIT. Returns the row as the
  * view reads it, so that creation needs no second read (charge.view.ts).
@@ -110,7 +110,7 @@ export async function setChargeStatus(tx: Tx, id: string, status: ChargeStatus):
 
 /**
  * The expiry jobs of PENDING charges expiring within `horizonMs` that have none queued, due at
- * expires_at, in one statement (charge-expiry.ts); a charge overdue by a minute gets its job again
+ * expires_at, in one statement (charge-expiry.service.ts); a charge overdue by a minute gets its job again
  * even if one exists, since that one may be held by a dead worker.
  */
 export async function enqueueDueExpiries(db: Executor, o: { task: string; keyPrefix: string; horizonMs: number }): Promise<void> {

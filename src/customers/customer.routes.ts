@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../auth/permissions.js';
+import { requirePermission } from '../auth/permission.rules.js';
 import type { Runtime } from '../runtime.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import { CustomerCreateBody, CustomerListQuery, CustomerParams, CustomerSchema } from './customer.schemas.js';

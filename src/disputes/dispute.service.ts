@@ -1,6 +1,6 @@
 import { lockCharge, setChargeStatus } from '../charges/charge.sql.js';
 import { loadCharge } from '../charges/charge.view.js';
-import { emitEvent } from '../events/events.js';
+import { emitEvent } from '../events/event.sql.js';
 import { lockBalance } from '../ledger/ledger.js';
 import { withTransaction } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';

@@ -1,41 +1,95 @@
-import type { Executor } from '../platform/db.js';
-import type { KeysetQuery } from '../platform/pagination.js';
-import type { AnyEventType } from './events.js';
+import type { Executor, Tx } from '../platform/db.js';
+import { newId } from '../platform/ids.js';
+import { callbackUrlKey, firstAttemptsOf, targetsOf, waitingColumns } from './event-fanout.sql.js';
+import type { EventType } from './event.schemas.js';
 
-export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
-
-export interface EventRow {
-  id: string;
-  type: AnyEventType;
-  /** The exact bytes every delivery sent; its `data` is what /events shows. */
-  body: string;
-  pending: number;
-  succeeded: number;
-  failed: number;
-  created_at: Date;
+export interface NewEvent {
+  merchantId: string;
+  type: EventType;
+  /** The payload's `data`, already in its API shape (docs/contract/webhooks.md#event-payloads). */
+  data: unknown;
+  /** A withdrawal's clientCallbackUrl (normalised): its events go only to that endpoint. */
+  callbackUrl?: string | null;
 }
 
-const COLUMNS = 'id, type, body, pending, succeeded, failed, created_at';
+/** An ISO-8601 UTC timestamp in SQL, exactly as Date.prototype.toISOString() writes it (now_ms() keeps milliseconds). */
+const isoSql = (expr: string): string => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// Each predicate is word for word the one of its partial index (migration 0010), so the planner uses it.
-const STATUS: Record<DeliveryStatus, string> = {
-  PENDING: 'pending > 0',
-  FAILED: 'failed > 0',
-  SUCCEEDED: 'succeeded > 0 AND pending = 0 AND failed = 0',
-};
-
-export function listEventsQuery(merchantId: string, f: { type?: AnyEventType; deliveryStatus?: DeliveryStatus }): KeysetQuery {
-  const params: unknown[] = [merchantId];
-  let sql = `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1`;
-  if (f.type !== undefined) sql += ` AND type = $${params.push(f.type)}`;
-  if (f.deliveryStatus !== undefined) sql += ` AND ${STATUS[f.deliveryStatus]}`;
-  return { sql, params };
+/**
+ * The text of `JSON.stringify(data)` cut around the top-level string fields named in `times`, whose
+ * values only SQL knows (timestamps of a row inserted in the same statement): parts[0], the first such
+ * field's value, parts[1], … Key order is kept; `exprs` are the SQL expressions in that order.
+ */
+function jsonAround(data: unknown, times: Record<string, string>): { parts: string[]; exprs: string[] } {
+  if (Object.keys(times).length === 0) return { parts: [JSON.stringify(data)], exprs: [] };
+  const parts: string[] = [];
+  const exprs: string[] = [];
+  let text = '{';
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if (value === undefined) continue;
+    text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:`;
+    const expr = times[key];
+    if (expr === undefined) {
+      text += JSON.stringify(value);
+    } else {
+      parts.push(`${text}"`);
+      exprs.push(expr);
+      text = '"';
+    }
+  }
+  parts.push(`${text}}`);
+  return { parts, exprs };
 }
 
-export async function selectEvent(db: Executor, merchantId: string, id: string): Promise<EventRow | undefined> {
-  const { rows } = await db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = $1 AND merchant_id = $2`, [id, merchantId]);
-  return rows[0];
+/**
+ * CTEs, among them `event` (the INSERT of `events`, in order) and `fanout` (their webhook deliveries), to put in
+ * a statement whose parameters so far are $1..$(first−1); the query must read `fanout` for the
+ * deliveries to be queued. `times` (field → SQL expression over `from`) leaves timestamp fields of
+ * `data` to SQL. Each delivery body is serialised once, here, so every attempt sends the same bytes and
+ * `data` keeps its API key order; its createdAt is the transaction's own clock (now_ms(), as every other
+ * row of the state change carries it).
+ */
+export function eventCtes(
+  events: NewEvent[], first: number, o: { times?: Record<string, string>; from?: string } = {},
+): { sql: string; params: unknown[]; ids: string[] } {
+  const params: unknown[] = [];
+  const p = (value: unknown) => `$${first + params.push(value) - 1}`;
+  const ids = events.map(() => newId('evt'));
+  const rows = events.map((event, n) => {
+    const { parts, exprs } = jsonAround(event.data, o.times ?? {});
+    const data = parts.map((part, i) => `${p(part)}::text${i < exprs.length ? ` || ${isoSql(exprs[i]!)}` : ''}`).join(' || ');
+    const head = `${JSON.stringify({ id: ids[n], event: event.type }).slice(0, -1)},"createdAt":"`;
+    const callbackUrl = event.callbackUrl ? callbackUrlKey(event.callbackUrl) : null;
+    return `SELECT ${n} AS n, ${p(ids[n])}::text AS id, ${p(event.merchantId)}::text AS merchant_id, ${p(event.type)}::text AS type,
+         ${p(callbackUrl)}::text AS callback_url, ${p(head)}::text AS head, ${data} AS data${o.from ? ` FROM ${o.from}` : ''}`;
+  });
+  // event_to is read twice (the counts and the fan-out), so it is computed once and both see the same endpoints.
+  const sql = `event_in AS (${rows.join('\n       UNION ALL ')}),
+     event_to AS (${targetsOf('event_in')}),
+     event AS (
+       INSERT INTO events (id, merchant_id, type, data, callback_url, body, pending)
+       SELECT e.id, e.merchant_id, e.type, e.data::jsonb, e.callback_url, e.head || ${isoSql('now_ms()')} || '","data":' || e.data || '}',
+              (SELECT count(*) FROM event_to t WHERE t.n = e.n)
+       FROM event_in e ORDER BY e.n
+       RETURNING id, created_at),
+     event_pairs AS (
+       INSERT INTO event_endpoints (event_id, endpoint_id, merchant_id, event_created_at, due_at, due_attempt)
+       SELECT t.event_id, t.endpoint_id, t.merchant_id, e.created_at, ${waitingColumns('t.slow')} FROM event_to t JOIN event e ON e.id = t.event_id),
+     fanout AS (${firstAttemptsOf('event_to')})`;
+  return { sql, params, ids };
 }
+
+/**
+ * Records events in the transaction of the state change that causes them, so an event exists if and
+ * only if the change committed; their webhook deliveries fan out in the same statement.
+ */
+export async function emitEvents(tx: Tx, events: NewEvent[]): Promise<string[]> {
+  const { sql, params, ids } = eventCtes(events, 1);
+  await tx.query(`WITH ${sql} SELECT count(*) FROM fanout`, params);
+  return ids;
+}
+
+export const emitEvent = async (tx: Tx, event: NewEvent): Promise<string> => (await emitEvents(tx, [event]))[0]!;
 
 /** One batch of the retention sweep; their event_endpoints and webhook_deliveries rows go by cascade. */
 export async function deleteEventsBefore(db: Executor, days: number, batch: number): Promise<number> {

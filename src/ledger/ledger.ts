@@ -1,6 +1,12 @@
 import { AppError } from '../platform/errors.js';
 import type { Executor, Tx } from '../platform/db.js';
-import { ledgerPostings } from '../platform/metrics.js';
+import client from 'prom-client';
+
+const ledgerPostings = new client.Counter({
+  name: 'pixgate_ledger_postings_total',
+  help: 'Balanced ledger postings written, by kind (counted when written inside its transaction)',
+  labelNames: ['kind'] as const,
+});
 
 /** The three balances every merchant has (docs/contract/merchants.md#balance). */
 export type MerchantAccountKind = 'available' | 'pending' | 'blocked';

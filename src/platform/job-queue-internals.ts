@@ -8,7 +8,7 @@ import type { Executor } from './db.js';
  * installed version and every table, column and function named here, and fails on an upgrade.
  *
  * Elsewhere, set-based enqueues call the public `graphile_worker.add_job(...)` with named arguments
- * (charges/charge.sql.ts, refunds/refund.sql.ts, webhooks/webhook-fanout.ts) and read the public
+ * (charges/charge.sql.ts, refunds/refund.sql.ts, events/event-fanout.sql.ts) and read the public
  * `graphile_worker.jobs` view; the same test checks those arguments and columns.
  */
 export const GRAPHILE_WORKER_VERSION = '0.17.3';

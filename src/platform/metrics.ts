@@ -1,7 +1,6 @@
 import client from 'prom-client';
 import type pg from 'pg';
 import { selectQueueStats } from './job-queue-internals.js';
-import { selectSlowLaneBacklog } from '../webhooks/delivery.sql.js';
 
 /**
  * Prometheus metrics (docs/contract/running.md#metrics), all in prom-client's default registry so that any slice can
@@ -40,44 +39,33 @@ export function observeRequest(method: string, route: string | undefined, status
   c.time.observe(elapsedMs / 1000);
 }
 
-export const webhookAttempts = new client.Counter({
-  name: 'pixgate_webhook_attempts_total',
-  help: 'Webhook delivery attempts recorded, by outcome: success (2xx), retrying (failed, another attempt queued), failed (4xx or attempts exhausted)',
-  labelNames: ['outcome'] as const,
-});
-
-/** The outcome label of a recorded delivery attempt. */
-export const webhookOutcome = (success: boolean, retrying: boolean) => (success ? 'success' : retrying ? 'retrying' : 'failed');
-
-export const ledgerPostings = new client.Counter({
-  name: 'pixgate_ledger_postings_total',
-  help: 'Balanced ledger postings written, by kind (counted when written inside its transaction)',
-  labelNames: ['kind'] as const,
-});
-
 const jobsWaiting = new client.Gauge({ name: 'pixgate_jobs_waiting', help: 'Jobs due and not taken by a worker, by task', labelNames: ['task'] as const });
 const jobsOldest = new client.Gauge({ name: 'pixgate_jobs_oldest_waiting_age_seconds', help: 'How long the oldest due job has waited, by task (0 when none)', labelNames: ['task'] as const });
 const jobsRunning = new client.Gauge({ name: 'pixgate_jobs_running', help: 'Jobs locked by a worker, by task', labelNames: ['task'] as const });
 const jobsScheduled = new client.Gauge({ name: 'pixgate_jobs_scheduled', help: 'Jobs due later (retries, expiries, periodic sweeps), by task', labelNames: ['task'] as const });
 const jobsFailed = new client.Gauge({ name: 'pixgate_jobs_failed', help: 'Jobs that used up their attempts and will not run again, by task', labelNames: ['task'] as const });
-const slowLaneWaiting = new client.Gauge({
-  name: 'pixgate_webhook_slow_lane_waiting', help: 'Webhook attempts due that wait for their slow endpoint\'s drain (they are not jobs)',
-});
-const slowLaneOldest = new client.Gauge({
-  name: 'pixgate_webhook_slow_lane_oldest_waiting_age_seconds', help: 'How long the oldest of them has waited (0 when none)',
-});
 const poolInUse = new client.Gauge({ name: 'pixgate_db_pool_in_use', help: 'Database connections of this process checked out of the pool' });
 const poolWaiting = new client.Gauge({ name: 'pixgate_db_pool_waiting', help: 'Requests of this process waiting for a database connection' });
 const poolTotal = new client.Gauge({ name: 'pixgate_db_pool_connections', help: 'Database connections this process holds open' });
 const scrapeErrors = new client.Counter({ name: 'pixgate_metrics_database_errors_total', help: 'Scrapes whose job queue figures could not be read' });
 
-/** The text exposition of every metric, with the queue and pool figures read now. */
-export async function renderMetrics(pool: pg.Pool): Promise<string> {
+/**
+ * Gauges a slice reads from the database at each scrape, handed to the ops routes by the composition
+ * root (platform knows no slice). They are reset before every read, so with the database away they are
+ * absent rather than stale.
+ */
+export interface ScrapedGauges {
+  readonly gauges: readonly client.Gauge[];
+  read(pool: pg.Pool): Promise<void>;
+}
+
+/** The text exposition of every metric, with the queue, pool and slices' database figures read now. */
+export async function renderMetrics(pool: pg.Pool, scraped: readonly ScrapedGauges[] = []): Promise<string> {
   poolInUse.set(pool.totalCount - pool.idleCount);
   poolWaiting.set(pool.waitingCount);
   poolTotal.set(pool.totalCount);
   // Reset first: with the database away the job figures are absent rather than stale.
-  for (const g of [jobsWaiting, jobsOldest, jobsRunning, jobsScheduled, jobsFailed, slowLaneWaiting, slowLaneOldest]) g.reset();
+  for (const g of [jobsWaiting, jobsOldest, jobsRunning, jobsScheduled, jobsFailed, ...scraped.flatMap((s) => s.gauges)]) g.reset();
   try {
     const stats = await selectQueueStats(pool);
     for (const s of stats) {
@@ -87,9 +75,7 @@ export async function renderMetrics(pool: pg.Pool): Promise<string> {
       jobsScheduled.set({ task: s.task }, s.scheduled);
       jobsFailed.set({ task: s.task }, s.failed);
     }
-    const backlog = await selectSlowLaneBacklog(pool);
-    slowLaneWaiting.set(backlog.waiting);
-    slowLaneOldest.set(backlog.oldestAgeSeconds);
+    for (const s of scraped) await s.read(pool);
   } catch {
     scrapeErrors.inc(); // the database away: the process's own figures are still worth answering
   }

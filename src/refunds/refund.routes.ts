@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../auth/permissions.js';
+import { requirePermission } from '../auth/permission.rules.js';
 import { ChargeCheckSchema, ChargeIdQuery } from '../charges/charge.schemas.js';
 import { Envelope, errorResponses, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';

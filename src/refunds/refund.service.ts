@@ -8,7 +8,7 @@ import { enqueue } from '../platform/jobs.js';
 import type { Runtime } from '../runtime.js';
 import { postRefund } from './refund.ledger.js';
 import { insertRefund, LIVE_REFUND_INDEX } from './refund.sql.js';
-import { REQUEST_TASK, requestJob } from './refund-settlement.js';
+import { REQUEST_TASK, requestJob } from './refund-settlement.service.js';
 
 /**
  * POST /transparents/refund (docs/contract/charges.md#refunds): the whole amount of a PAID charge.

@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { requirePermission } from '../auth/permissions.js';
+import { requirePermission } from '../auth/permission.rules.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
 import { CsvQuery, DailyQuery, DailySummary, OfxQuery, StatementLine, StatementQuery } from './statement.schemas.js';
 import { dailySummary, listStatement, timeRange } from './statement.service.js';
-import { exportInChild } from './statement.export-process.js';
+import { exportInChild } from './statement-export.service.js';
 
 const tags = ['statement'];
 const read = requirePermission('read');

@@ -2,7 +2,7 @@ import { withTransaction, type Executor } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { enqueue } from '../platform/jobs.js';
 import { keysetPage, type Cursors, type Page, type PageRequest } from '../platform/pagination.js';
-import type { RefundOutcome } from '../providers/provider.js';
+import type { RefundOutcome } from '../providers/port/provider.port.js';
 import type { Runtime } from '../runtime.js';
 import { postUnmatchedRefund, postUnmatchedRefundReversal, postUnmatchedRefundSettled } from './unmatched.ledger.js';
 import { toUnmatchedPayment, type UnmatchedPayment } from './unmatched.schemas.js';

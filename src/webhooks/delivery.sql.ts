@@ -1,6 +1,6 @@
-import type { AnyEventType } from '../events/events.js';
+import type { AnyEventType } from '../events/event.schemas.js';
 import type { Executor } from '../platform/db.js';
-import { deliveryJobKey, DELIVER_TASK, drainsFor } from './webhook-fanout.js';
+import { deliveryJobKey, DELIVER_TASK, drainsFor } from '../events/event-fanout.sql.js';
 
 export interface DeliveryRow {
   id: string;
@@ -81,7 +81,7 @@ export async function recordAttempt(db: Executor, d: AttemptRecord, o: { final: 
 /**
  * Where the pair's attempt `job.attempt` will run, while `job.series` is still the pair's current one and
  * not ended (the row lock waits out a redeliver): a job in the fast lane, or, for a slow endpoint, waiting
- * on the pair's row for its endpoint's drain (webhook-fanout.ts). `runAt` null: due now.
+ * on the pair's row for its endpoint's drain (event-fanout.sql.ts). `runAt` null: due now.
  */
 export async function scheduleAttempt(
   db: Executor, job: { eventId: string; endpointId: string; series: number; attempt: number }, o: { slow: boolean; runAt: Date | null },

@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../auth/permissions.js';
+import { requirePermission } from '../auth/permission.rules.js';
 import { Envelope, errorResponses, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
-import { openWebhookSecret, sealWebhookSecret } from './endpoint-secret.js';
+import { openWebhookSecret, sealWebhookSecret } from './endpoint-secret.crypto.js';
 import { recover, redeliver, rotateSecret, testEndpoint, type RotatedSecret } from './webhook-ops.service.js';
 import {
   DeliverySchema, IdParams, RecoverAnswer, RecoverBody, RedeliverAnswer, RedeliverBody, RotateBody, RotatedSecretSchema,

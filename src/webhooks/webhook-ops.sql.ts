@@ -1,5 +1,5 @@
 import type { Executor } from '../platform/db.js';
-import { firstAttemptsOf, waitingColumns } from './webhook-fanout.js';
+import { firstAttemptsOf, waitingColumns } from '../events/event-fanout.sql.js';
 
 /**
  * The merchant's endpoint count, under a transaction-scoped lock per merchant taken first: concurrent
@@ -16,7 +16,7 @@ export async function countEndpointsLocked(tx: Executor, merchantId: string): Pr
 const WITHIN_RETENTION = `p.event_created_at >= now() - make_interval(days => $RETENTION)`;
 const within = (n: number) => WITHIN_RETENTION.replace('$RETENTION', `$${n}`);
 
-// A new series of each pair, waiting on its row when its endpoint is slow (webhook-fanout.ts).
+// A new series of each pair, waiting on its row when its endpoint is slow (event-fanout.sql.ts).
 const NEW_SERIES = `series = p.series + 1, state = 'PENDING', (due_at, due_attempt) = (${waitingColumns('w.slow')})
        FROM webhook_endpoints w WHERE w.id = p.endpoint_id`;
 // After `next` (the new series): their first attempts queued, and how many series started.

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../auth/permissions.js';
+import { requirePermission } from '../auth/permission.rules.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import type { PageRequest } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';

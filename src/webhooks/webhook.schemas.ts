@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { EVENT_TYPES, LISTED_EVENT_TYPES, type EventType } from '../events/events.js';
+import { EVENT_TYPES, LISTED_EVENT_TYPES, type EventType } from '../events/event.schemas.js';
 import { Nullable, StringEnum, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
 

@@ -1,14 +1,14 @@
-import { EVENT_TYPES, type AnyEventType, type EventType } from '../events/events.js';
+import { EVENT_TYPES, type AnyEventType, type EventType } from '../events/event.schemas.js';
 import { isUniqueViolation, withTransaction, type TransactionHook } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keysetPage, type Page, type PageRequest } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
 import { LIST_DELIVERIES_SQL, type DeliveryRow } from './delivery.sql.js';
-import { newWebhookSecret, openWebhookSecret, sealWebhookSecret } from './endpoint-secret.js';
-import { registrableUrl } from './registrable-url.js';
+import { newWebhookSecret, openWebhookSecret, sealWebhookSecret } from './endpoint-secret.crypto.js';
+import { registrableUrl } from './registrable-url.rules.js';
 import { countEndpointsLocked } from './webhook-ops.sql.js';
-import type { Resolver } from './webhook-url.js';
+import type { Resolver } from './webhook-url.rules.js';
 import {
   deleteEndpointRow, ENDPOINT_URL_CONSTRAINT, insertEndpoint, LIST_ENDPOINTS_SQL, selectEndpoint, type EndpointRow,
 } from './webhook.sql.js';

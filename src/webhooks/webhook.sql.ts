@@ -1,4 +1,4 @@
-import type { EventType } from '../events/events.js';
+import type { EventType } from '../events/event.schemas.js';
 import type { Executor } from '../platform/db.js';
 
 export interface EndpointRow {

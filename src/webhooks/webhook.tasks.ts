@@ -1,10 +1,13 @@
 import type { TaskList } from 'graphile-worker';
 import type { Runtime } from '../runtime.js';
 import { scheduleAttempt, selectDeliveryTarget } from './delivery.sql.js';
-import { FastLaneShares } from './fairness.js';
-import { DELIVER_SLOW_TASK, DELIVER_TASK, DRAIN_TASK, type DeliveryJob } from './webhook-fanout.js';
-import { attempt, type Attempt } from './webhook-attempt.js';
-import { drain } from './slow-lane.js';
+import { FastLaneShares } from './fairness.rules.js';
+import { DELIVER_TASK, DRAIN_TASK } from '../events/event-fanout.sql.js';
+import { attempt, type Attempt, type DeliveryJob } from './webhook-attempt.service.js';
+import { drain } from './slow-lane.tasks.js';
+
+/** Slow-lane jobs of releases before migration 0012 (or of their processes during a rolling upgrade): they wait on their pair instead. */
+export const DELIVER_SLOW_TASK = 'webhooks.deliver-slow';
 
 function parseJob(payload: unknown): Attempt {
   const p = payload as Partial<DeliveryJob> | null;
@@ -18,7 +21,7 @@ function parseJob(payload: unknown): Attempt {
  * A fast-lane job: one delivery attempt of one event to one endpoint. Safe to run twice: an attempt
  * already recorded is not sent again, and the record and the next attempt's scheduling commit together.
  * A delivery to a slow endpoint, or one beyond its merchant's share of this process's slots, moves to
- * the slow lane unsent (fairness.ts); so does a slow-lane job of an older release.
+ * the slow lane unsent (fairness.rules.ts); so does a slow-lane job of an older release.
  */
 export async function deliver(rt: Runtime, payload: unknown, fast: FastLaneShares | null): Promise<void> {
   const job = parseJob(payload);

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { PIX_KEY_TYPES } from '../pix/index.js';
 import { Nullable, StringEnum, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
-import { MAX_WEBHOOK_URL_LENGTH } from '../webhooks/webhook-url.js';
+import { MAX_WEBHOOK_URL_LENGTH } from '../webhooks/webhook-url.rules.js';
 
 export const WITHDRAWAL_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];

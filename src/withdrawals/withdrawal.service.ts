@@ -6,10 +6,10 @@ import { newId } from '../platform/ids.js';
 import { enqueue } from '../platform/jobs.js';
 import { keysetPage, type Page } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
-import { upsertCallbackEndpoint } from '../webhooks/callback-endpoint.js';
-import { registrableUrl } from '../webhooks/registrable-url.js';
+import { upsertCallbackEndpoint } from '../webhooks/callback-endpoint.service.js';
+import { registrableUrl } from '../webhooks/registrable-url.rules.js';
 import { reserveWithdrawal } from './withdrawal.ledger.js';
-import { processJob } from './withdrawal.processing.js';
+import { processJob } from './withdrawal-processing.service.js';
 import type { CreatedWithdrawalView, CreateWithdrawalInput, ListWithdrawalsInput } from './withdrawal.schemas.js';
 import {
   hasWithdrawalInProgress, insertWithdrawal, listWithdrawalsQuery, ONE_IN_PROGRESS, selectMerchantWithdrawal, type WithdrawalRow,

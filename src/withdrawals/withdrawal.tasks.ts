@@ -1,7 +1,7 @@
 import type { TaskList } from 'graphile-worker';
 import type { Runtime } from '../runtime.js';
-import { processJob, processWithdrawal } from './withdrawal.processing.js';
-import { recoverStuckWithdrawals, recoveryJob, scheduleRecovery, SWEEP_EVERY_MS } from './withdrawal.recovery.js';
+import { processJob, processWithdrawal } from './withdrawal-processing.service.js';
+import { recoverStuckWithdrawals, recoveryJob, scheduleRecovery, SWEEP_EVERY_MS } from './withdrawal-recovery.service.js';
 
 /** The withdrawal id of a job payload ({ withdrawalId }); a job without one is malformed. */
 export function withdrawalIdOf(payload: unknown): string {

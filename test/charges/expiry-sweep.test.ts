@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepExpiries } from '../../src/charges/charge-expiry.js';
-import { runWorker } from '../../src/runtime.js';
+import { sweepExpiries } from '../../src/charges/charge-expiry.service.js';
+import { runWorker } from '../../src/composition.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 import { createCharge, events, pay, type Merchant } from './support.js';

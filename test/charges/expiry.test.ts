@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receivePayment } from '../../src/charges/charge-payment.js';
+import { receivePayment } from '../../src/charges/charge-payment.service.js';
 import { newEndToEndId } from '../../src/pix/index.js';
 import { enqueue } from '../../src/platform/jobs.js';
 import { createTestContext, type TestContext } from '../support/context.js';

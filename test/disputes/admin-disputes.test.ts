@@ -2,7 +2,7 @@
 // POST /admin/disputes/{id}/resolve, with the bodies and answers of the simulator's dispute controls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEndToEndId } from '../../src/pix/index.js';
-import { receivePayment } from '../../src/charges/charge-payment.js';
+import { receivePayment } from '../../src/charges/charge-payment.service.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakePsp, type FakePsp } from '../providers/fake-psp.js';
 import { balance, check, createCharge, events, expectError, pay, type Merchant } from '../charges/support.js';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { buildHttp, createRuntime } from '../../src/runtime.js';
+import { buildHttp, createRuntime } from '../../src/composition.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

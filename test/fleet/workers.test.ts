@@ -1,7 +1,7 @@
 // docs/contract/running.md#processes: any number of workers on one database. The periodic and recovery jobs each worker
 // queues at start are keyed, so three workers leave one pending job per task, not three.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runWorker } from '../../src/runtime.js';
+import { runWorker } from '../../src/composition.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneIdempotencyKeys } from '../../src/platform/http/idempotency-retention.js';
+import { pruneIdempotencyKeys } from '../../src/platform/http/idempotency.tasks.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 let t: TestContext;

@@ -2,9 +2,9 @@
 // target, and a delivery's recorded error never names the internal address a merchant's host resolved to.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isForbiddenAddress } from '../../src/webhooks/address-policy.js';
-import { sendWebhook } from '../../src/webhooks/webhook-sender.js';
-import type { Resolver } from '../../src/webhooks/webhook-url.js';
+import { isForbiddenAddress } from '../../src/webhooks/address-policy.rules.js';
+import { sendWebhook } from '../../src/webhooks/webhook.client.js';
+import type { Resolver } from '../../src/webhooks/webhook-url.rules.js';
 
 describe('blocked addresses', () => {
   it('168.63.129.16 (Azure wireserver) is blocked, plain and v4-mapped; its neighbours are not', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { fromPspId, fromValor, newCobTxid, toPspId, toValor, truncate } from '../../src/providers/api-pix/api-pix-ids.js';
+import { fromPspId, fromValor, newCobTxid, toPspId, toValor, truncate } from '../../src/providers/api-pix/api-pix-ids.rules.js';
 import { isValidDynamicTxid } from '../../src/pix/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'api-pix-config-'));

@@ -3,7 +3,7 @@ import { PSP_ISPB, problem, type Answer } from './fake-psp-bacen.js';
 
 /**
  * Sending a PIX is outside BACEN's API Pix: these are the Efí-shaped endpoints of
- * src/providers/api-pix/api-pix-payouts.ts, checked here by hand since BACEN's document has no word
+ * src/providers/api-pix/api-pix-payouts.provider.ts, checked here by hand since BACEN's document has no word
  * on them. Payout failure modes belong in this file.
  */
 export interface Envio { idEnvio: string; endToEndId: string; valor: string; status: string; motivo?: string; body: any }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { newEndToEndId } from '../../src/pix/index.js';
-import { createApiPixClient, type ApiPixClient } from '../../src/providers/api-pix/api-pix-client.js';
+import { createApiPixClient, type ApiPixClient } from '../../src/providers/api-pix/api-pix.client.js';
 import { startFakePsp, type FakePsp } from './fake-psp.js';
 
 // The fake PSP's own check: what breaks BACEN's document is caught, so a test over it cannot pass by accident.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdminCommand } from '../../src/admin/cli.js';
+import { runAdminCommand } from '../../src/admin/admin.cli.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 import { balance, check, createCharge, events, expectError, pay, type Merchant } from '../charges/support.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestProviderRefund, settleRefund } from '../../src/refunds/refund-settlement.js';
-import { runWorker } from '../../src/runtime.js';
+import { requestProviderRefund, settleRefund } from '../../src/refunds/refund-settlement.service.js';
+import { runWorker } from '../../src/composition.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 import { balance, check, createCharge, events, pay } from '../charges/support.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 
-// Exports run in a process of their own (src/statement/statement.export-process.ts), over a real socket here.
+// Exports run in a process of their own (src/statement/statement-export.service.ts), over a real socket here.
 let t: TestContext;
 let base: string;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { parseSync as parseOfx } from 'ofx-js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { createCharge, expectError, pay, type Merchant } from '../charges/support.js';
-import { reais } from '../../src/statement/statement.export.js';
+import { reais } from '../../src/statement/statement-export.view.js';
 import { allLines, type Line } from './support.js';
 
 let t: TestContext;

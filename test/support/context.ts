@@ -9,7 +9,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createPool } from '../../src/platform/db.js';
 import { withDatabaseName } from '../../src/platform/database.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
-import { buildHttp, createRuntime, runWorker, type Runtime } from '../../src/runtime.js';
+import { buildHttp, createRuntime, runWorker } from '../../src/composition.js';
+import type { Runtime } from '../../src/runtime.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-of-at-least-32-characters';
 

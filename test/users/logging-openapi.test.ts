@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildHttp } from '../../src/runtime.js';
+import { buildHttp } from '../../src/composition.js';
 import { createTestContext, ADMIN_TOKEN, type TestContext } from '../support/context.js';
 import { tokenOf } from './support.js';
 

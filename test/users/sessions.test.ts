@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { buildHttp, createRuntime } from '../../src/runtime.js';
+import { buildHttp, createRuntime } from '../../src/composition.js';
 import { deriveKey } from '../../src/platform/secrets.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { expectError, login } from './support.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoMerchant } from '../../src/admin/seed.js';
+import { seedDemoMerchant } from '../../src/admin/demo-merchant.service.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakePsp } from '../providers/fake-psp.js';
 import { expectError, login } from './support.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdminCommand } from '../../src/admin/cli.js';
+import { runAdminCommand } from '../../src/admin/admin.cli.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { expectError, invite, login, tokenOf } from './support.js';
 

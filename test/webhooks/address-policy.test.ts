@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { isForbiddenAddress } from '../../src/webhooks/address-policy.js';
+import { isForbiddenAddress } from '../../src/webhooks/address-policy.rules.js';
 
 // [address, why] — every forbidden range with its edges, and the first public address past them.
 const FORBIDDEN: Array<[string, string]> = [

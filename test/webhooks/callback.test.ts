@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/platform/db.js';
-import { upsertCallbackEndpoint } from '../../src/webhooks/callback-endpoint.js';
+import { upsertCallbackEndpoint } from '../../src/webhooks/callback-endpoint.service.js';
 import { verifySignature } from '../../src/webhooks/index.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';

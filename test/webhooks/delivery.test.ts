@@ -23,7 +23,7 @@ afterAll(async () => {
 const DELIVERY_KEYS = ['attempt', 'createdAt', 'durationMs', 'error', 'event', 'eventId', 'id', 'manual', 'statusCode', 'success'];
 const charge = (id: string) => ({ id, amount: 1500, status: 'PAID', paidAt: '2026-11-22T18:00:00.000Z' });
 
-/** Recomputes the signature from the raw bytes, independently of src/webhooks/signature.ts. */
+/** Recomputes the signature from the raw bytes, independently of src/webhooks/signature.crypto.ts. */
 function expectSigned(raw: Buffer, header: string | string[] | undefined, secret: string) {
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(header));
   expect(m, `Service-Signature: ${String(header)}`).not.toBeNull();

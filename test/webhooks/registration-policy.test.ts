@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/platform/db.js';
 import { AppError } from '../../src/platform/errors.js';
-import { upsertCallbackEndpoint } from '../../src/webhooks/callback-endpoint.js';
-import { registrableUrl } from '../../src/webhooks/registrable-url.js';
+import { upsertCallbackEndpoint } from '../../src/webhooks/callback-endpoint.service.js';
+import { registrableUrl } from '../../src/webhooks/registrable-url.rules.js';
 import { createEndpoint } from '../../src/webhooks/webhook.service.js';
-import type { Resolver } from '../../src/webhooks/webhook-url.js';
+import type { Resolver } from '../../src/webhooks/webhook-url.rules.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { Receiver } from './support/receiver.js';
 import { deliveriesOf, emit, sleep } from './support/helpers.js';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sendWebhook } from '../../src/webhooks/webhook-sender.js';
+import { sendWebhook } from '../../src/webhooks/webhook.client.js';
 
 // A raw socket server: node:http cannot be made to answer a status below 100, but a receiver can.
 let server: net.Server;

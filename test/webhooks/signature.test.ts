@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
-import { signatureHeader, verifySignature } from '../../src/webhooks/signature.js';
+import { signatureHeader, verifySignature } from '../../src/webhooks/signature.crypto.js';
 
 const secret = 'whsec_9f2c4e7a1b3d5f60718293a4b5c6d7e8';
 const body = JSON.stringify({ id: 'evt_abc', event: 'CHARGE_PAID', createdAt: '2026-11-22T18:00:00.000Z', data: { amount: 1000, name: 'João' } });

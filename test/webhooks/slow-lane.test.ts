@@ -4,7 +4,7 @@ import { eventually } from '../support/eventually.js';
 import { queueOverdueDrains } from '../../src/webhooks/delivery.sql.js';
 import { Receiver } from './support/receiver.js';
 import { deliveriesOf, emit, register, sleep } from './support/helpers.js';
-import { emitEvent } from '../../src/events/events.js';
+import { emitEvent } from '../../src/events/event.sql.js';
 import { withTransaction, type Tx } from '../../src/platform/db.js';
 
 const TIMEOUT = 1000;

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sendWebhook, type SendRequest } from '../../src/webhooks/webhook-sender.js';
-import type { Resolver } from '../../src/webhooks/webhook-url.js';
+import { sendWebhook, type SendRequest } from '../../src/webhooks/webhook.client.js';
+import type { Resolver } from '../../src/webhooks/webhook-url.rules.js';
 
 interface Hit {
   method: string;

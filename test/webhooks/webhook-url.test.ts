@@ -4,7 +4,7 @@ import {
   resolvePublicTarget,
   TargetRefusedError,
   type Resolver,
-} from '../../src/webhooks/webhook-url.js';
+} from '../../src/webhooks/webhook-url.rules.js';
 
 const strict = { allowPrivate: false };
 const lax = { allowPrivate: true };

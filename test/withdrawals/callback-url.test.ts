@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { registrableUrl } from '../../src/webhooks/registrable-url.js';
+import { registrableUrl } from '../../src/webhooks/registrable-url.rules.js';
 
 const checkCallbackUrl = (url: string, opts: Parameters<typeof registrableUrl>[1]) => registrableUrl(url, { ...opts, field: 'clientCallbackUrl' });
-import { upsertCallbackEndpoint } from '../../src/webhooks/callback-endpoint.js';
+import { upsertCallbackEndpoint } from '../../src/webhooks/callback-endpoint.service.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { balanceOf, createWithdrawal, fundedMerchant } from './helpers.js';
 
 // The real upsert keeps running; the spy records that creation calls it, with what, in which transaction.
-vi.mock('../../src/webhooks/callback-endpoint.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/webhooks/callback-endpoint.js')>();
+vi.mock('../../src/webhooks/callback-endpoint.service.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/webhooks/callback-endpoint.service.js')>();
   return { ...real, upsertCallbackEndpoint: vi.fn(real.upsertCallbackEndpoint) };
 });
 const upsert = vi.mocked(upsertCallbackEndpoint);

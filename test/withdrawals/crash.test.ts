@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settleSimPayout } from '../../src/providers/simulator/sim-payouts.js';
-import { runWorker } from '../../src/runtime.js';
-import { processJob, processWithdrawal, SimulatedCrash, type CrashPoint } from '../../src/withdrawals/withdrawal.processing.js';
+import { settleSimPayout } from '../../src/providers/simulator/sim-payouts.provider.js';
+import { runWorker } from '../../src/composition.js';
+import { processJob, processWithdrawal, SimulatedCrash, type CrashPoint } from '../../src/withdrawals/withdrawal-processing.service.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 import { balanceOf, createWithdrawal, fundedMerchant, ledgerKinds, simPayoutCount } from './helpers.js';

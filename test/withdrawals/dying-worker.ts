@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { createPool } from '../../src/platform/db.js';
-import { createRuntime, runWorker } from '../../src/runtime.js';
+import { createRuntime, runWorker } from '../../src/composition.js';
 
 const [databaseUrl, point] = process.argv.slice(2);
 const config = loadConfig(

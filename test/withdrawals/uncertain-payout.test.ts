@@ -4,7 +4,7 @@
 // directly (no worker) so the order of the PSP's answers is exact.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processWithdrawal } from '../../src/withdrawals/withdrawal.processing.js';
+import { processWithdrawal } from '../../src/withdrawals/withdrawal-processing.service.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 import { startFakePsp, type FakePsp } from '../providers/fake-psp.js';

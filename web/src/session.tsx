@@ -10,7 +10,7 @@ interface Session { user: User; merchant: { id: string; name: string | null } }
 const STORAGE = 'pxg_user';
 
 type Permission = 'operate' | 'money' | 'developer' | 'team';
-// Mirrors src/auth/permissions.ts (docs/contract/access.md#roles): buttons a role may not use are not shown.
+// Mirrors src/auth/permission.rules.ts (docs/contract/access.md#roles): buttons a role may not use are not shown.
 const ALLOWED: Record<Permission, Role[]> = {
   operate: ['OWNER', 'DEVELOPER', 'FINANCE'],
   money: ['OWNER', 'FINANCE'],

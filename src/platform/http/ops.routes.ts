@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { AppError } from '../errors.js';
-import { METRICS_CONTENT_TYPE, renderMetrics } from '../metrics.js';
+import { METRICS_CONTENT_TYPE, renderMetrics, type ScrapedGauges } from '../metrics.js';
 import type { Drain } from './drain.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -26,7 +26,7 @@ function metricsAuth(config: Config) {
  * see docs/operations.md). Served by every process that listens: `serve`, `api`, and a `worker` with
  * METRICS_PORT.
  */
-export const opsRoutes = (config: Config, pool: pg.Pool, drain: Drain) => async (app: FastifyInstance) => {
+export const opsRoutes = (config: Config, pool: pg.Pool, drain: Drain, scraped: readonly ScrapedGauges[]) => async (app: FastifyInstance) => {
   const databaseUp = () => pool.query('SELECT 1').then(() => true, () => false);
   const health = { tags: ['health'], security: [] };
 
@@ -40,6 +40,6 @@ export const opsRoutes = (config: Config, pool: pg.Pool, drain: Drain) => async 
     return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable' });
   });
   app.get('/metrics', { schema: { hide: true }, onRequest: metricsAuth(config) }, async (_req, reply) => {
-    return reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(pool));
+    return reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics(pool, scraped));
   });
 };

@@ -5,8 +5,8 @@ import { AppError } from '../../platform/errors.js';
 import { Envelope, errorResponses, Nullable, ok } from '../../platform/http/envelope.js';
 import { notFoundHandler } from '../../platform/http/error-handler.js';
 import type { Runtime } from '../../runtime.js';
-import type { ApiPixProvider } from './api-pix-provider.js';
-import { receivePixNotification, type PixEntry } from './api-pix-webhook.js';
+import type { ApiPixClient } from './api-pix.client.js';
+import { receivePixNotification, type PixEntry } from './api-pix-webhook.service.js';
 
 // API Pix `Pix` and `Devolucao`, as far as the hint is read (which PIX, which devolução); other fields
 // a PSP sends are accepted and ignored, since the PSP's own answer is what counts.
@@ -41,12 +41,11 @@ const logSerializers = {
  * `https://<host>/providers/api-pix/webhook/<token>`) or in the X-Webhook-Token header set by an
  * mTLS-terminating edge (register `https://<host>/providers/api-pix/webhook`). The token only keeps
  * strangers from making us query the PSP: nothing is believed before the PSP confirms it
- * (api-pix-webhook.ts). Outside the merchant and operator scopes; registered only under api-pix.
+ * (api-pix-webhook.service.ts). Outside the merchant and operator scopes; registered only under api-pix.
  */
-export function apiPixWebhookRoutes(rt: Runtime) {
+export function apiPixWebhookRoutes(rt: Runtime, api: ApiPixClient) {
   const expected = digest(rt.config.apiPix!.webhookToken);
   const authorized = (given: unknown) => typeof given === 'string' && timingSafeEqual(digest(given), expected);
-  const api = (rt.provider as ApiPixProvider).client;
   return async (app: FastifyInstance) => {
     // Before the body is read or validated: a stranger learns nothing but 401.
     app.addHook('onRequest', async (req, reply) => {

@@ -5,9 +5,9 @@ import { withImage } from '../../charges/charge.view.js';
 import { DisputeResolveBody, DisputeSchema } from '../../disputes/dispute.schemas.js';
 import { openDispute, resolveDispute } from '../../disputes/dispute.service.js';
 import { Envelope, errorResponses, Nullable, ok } from '../../platform/http/envelope.js';
-import { settleRefund } from '../../refunds/refund-settlement.js';
+import { settleRefund } from '../../refunds/refund-settlement.service.js';
 import type { Runtime } from '../../runtime.js';
-import { simulatePayment } from './sim-charges.js';
+import { simulatePayment } from './sim-charges.provider.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 // Optional bodies: a POST without one arrives as null.

@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../../auth/permissions.js';
+import { requirePermission } from '../../auth/permission.rules.js';
 import { type Charge, ChargeCheckSchema, ChargeIdQuery } from '../../charges/charge.schemas.js';
 import { checkCharge } from '../../charges/charge.service.js';
 import { withImage } from '../../charges/charge.view.js';
 import { Envelope, errorResponses, ok } from '../../platform/http/envelope.js';
 import type { Runtime } from '../../runtime.js';
-import { simulatePayment } from './sim-charges.js';
+import { simulatePayment } from './sim-charges.provider.js';
 
 /**
  * `POST /transparents/simulate-payment?id=` (docs/contract/charges.md#simulate-payment, AbacatePay's dev mode): a merchant pays

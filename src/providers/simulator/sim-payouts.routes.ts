@@ -4,7 +4,7 @@ import { Envelope, errorResponses, Nullable, ok } from '../../platform/http/enve
 import type { Runtime } from '../../runtime.js';
 import { Withdrawal, WithdrawalIdParams } from '../../withdrawals/withdrawal.schemas.js';
 import { toWithdrawalView } from '../../withdrawals/withdrawal.view.js';
-import { driveSimPayout, SIM_FAIL_REASON } from './sim-payouts.js';
+import { driveSimPayout, SIM_FAIL_REASON } from './sim-payouts.provider.js';
 
 // The body is optional: a POST without one arrives as null here.
 const FailBody = Nullable(Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }));

@@ -1,6 +1,6 @@
 import type { PixKeyType } from '../../pix/index.js';
 import type { Executor } from '../../platform/db.js';
-import type { PayoutRequest, SettledPayout } from '../provider.js';
+import type { PayoutRequest, SettledPayout } from '../port/provider.port.js';
 
 export interface SimPayoutRow {
   withdrawal_id: string;

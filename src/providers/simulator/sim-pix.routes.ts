@@ -5,7 +5,7 @@ import { withImage } from '../../charges/charge.view.js';
 import { Envelope, errorResponses, Nullable, ok, StringEnum } from '../../platform/http/envelope.js';
 import type { Runtime } from '../../runtime.js';
 import { UnmatchedPaymentSchema } from '../../unmatched/unmatched.schemas.js';
-import { simulateReceivedPix } from './sim-pix.js';
+import { simulateReceivedPix } from './sim-pix.provider.js';
 
 const PixBody = Type.Object({
   // API Pix money is \d{1,10}\.\d{2}: at most 9999999999.99.

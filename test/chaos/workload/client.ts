@@ -1,5 +1,5 @@
 import type { Executor } from '../../../src/platform/db.js';
-import type { PaymentNotification } from '../../../src/providers/provider.js';
+import type { PaymentNotification } from '../../../src/providers/port/provider.port.js';
 
 export interface CallResult {
   status: number;

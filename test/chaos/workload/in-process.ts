@@ -1,4 +1,4 @@
-import { receivePayment } from '../../../src/charges/charge-payment.js';
+import { receivePayment } from '../../../src/charges/charge-payment.service.js';
 import { createTestContext, type Reply, type TestContext } from '../../support/context.js';
 import { show } from './check.js';
 import type { CallResult, Client } from './client.js';

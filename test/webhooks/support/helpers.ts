@@ -1,4 +1,5 @@
-import { emitEvent, type EventType } from '../../../src/events/events.js';
+import { emitEvent } from '../../../src/events/event.sql.js';
+import type { EventType } from '../../../src/events/event.schemas.js';
 import { withTransaction } from '../../../src/platform/db.js';
 import type { TestContext } from '../../support/context.js';
 import { eventually } from '../../support/eventually.js';
@@ -31,7 +32,7 @@ export async function deliveriesOf(t: TestContext, key: string, endpointId: stri
   }, timeoutMs);
 }
 
-/** Delivery jobs still queued for an event (graphile-worker's public view; keys from webhook-fanout.ts). */
+/** Delivery jobs still queued for an event (graphile-worker's public view; keys from event-fanout.sql.ts). */
 export async function pendingJobs(t: TestContext, eventId: string): Promise<number> {
   const { rows } = await t.pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'webhooks.deliver' AND key LIKE $1`,

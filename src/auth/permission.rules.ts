@@ -1,0 +1,63 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../platform/errors.js';
+
+/** Dashboard roles (docs/contract/access.md#roles). */
+export const ROLES = ['OWNER', 'DEVELOPER', 'FINANCE', 'VIEWER'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * What a merchant route needs beyond being the merchant (docs/contract/access.md#roles):
+ * - `read`: everything of the merchant (every role, every API key);
+ * - `operate`: create charges and customers, delete customers, simulate a payment;
+ * - `money`: refunds and withdrawals;
+ * - `developer`: webhook endpoints and their operations (docs/contract/webhooks.md#webhook-operations); API keys also need a session;
+ * - `team`: invite, change role, remove (needs a session).
+ */
+export type Permission = 'read' | 'operate' | 'money' | 'developer' | 'team';
+
+const ALLOWED: Record<Permission, readonly Role[]> = {
+  read: ROLES,
+  operate: ['OWNER', 'DEVELOPER', 'FINANCE'],
+  money: ['OWNER', 'FINANCE'],
+  developer: ['OWNER', 'DEVELOPER'],
+  team: ['OWNER'],
+};
+
+export const roleMay = (role: Role, permission: Permission): boolean => ALLOWED[permission].includes(role);
+
+/**
+ * The caller of a merchant route. An API key acts with full merchant rights except API keys and the
+ * team; a dashboard session acts with its user's role.
+ */
+export type Caller =
+  | { kind: 'apiKey'; keyId: string }
+  | { kind: 'session'; userId: string; sessionId: string; role: Role; viaCookie: boolean };
+
+/** Refuses a caller whose role may not do `permission` (403 FORBIDDEN naming the role). */
+export function assertPermitted(caller: Caller, permission: Permission): void {
+  if (caller.kind === 'apiKey') return;
+  if (!roleMay(caller.role, permission)) throw new AppError('FORBIDDEN', `Role ${caller.role} may not do this`);
+}
+
+/** For routes only a dashboard user may call (API keys, team): an API key gets 403. */
+export function assertSession(caller: Caller): asserts caller is Extract<Caller, { kind: 'session' }> {
+  if (caller.kind !== 'session') throw new AppError('FORBIDDEN', 'API keys cannot manage API keys or the team; log in to the dashboard');
+}
+
+/**
+ * Route option `onRequest: requirePermission('money')`: runs right after the scope's auth hook, before
+ * body validation and the idempotency lookup, so a refused role is 403 whatever it sent.
+ */
+export const requirePermission = (permission: Permission) => async (req: FastifyRequest) => {
+  assertPermitted(req.auth!.caller, permission);
+};
+
+/** Route option for API keys and team routes: a dashboard session (an API key: 403), then its role. */
+export const requireSession = (permission: Permission = 'read') => async (req: FastifyRequest) => {
+  const caller = req.auth!.caller;
+  assertSession(caller);
+  assertPermitted(caller, permission);
+};
+
+/** What the OpenAPI document says of session-only routes (API keys, the team, the account): an API key gets 403, reads included (docs/contract/access.md#api-keys). */
+export const sessionSecurity: Array<Record<string, string[]>> = [{ session: [] }, { sessionCookie: [] }];

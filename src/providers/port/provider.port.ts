@@ -1,0 +1,128 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TaskList } from 'graphile-worker';
+import type { PixKeyType } from '../../pix/index.js';
+
+/**
+ * The PIX network port. The core never talks to a PSP directly: it calls these methods from
+ * background jobs (after its own transaction committed) — except `createCharge`, which a create
+ * request awaits — and receives the PSP's notifications through idempotent core functions:
+ * - a received PIX, as the PSP itself reports it (a notification is confirmed first; the sweep lists
+ *   them): `acceptReceivedPix(rt, ReceivedPix)` in src/unmatched/received-pix.service.ts, idempotent by
+ *   endToEndId — the charge through `receivePayment` (src/charges/charge-payment.service.ts), or an unmatched payment;
+ * - a devolução's result (DEVOLVIDO | NAO_REALIZADO): `settleRefund(rt, refundId, RefundOutcome)` in
+ *   src/refunds/refund-settlement.service.ts, idempotent by refund id;
+ * - an infraction report (MED): `openDispute(rt, { endToEndId })` / `resolveDispute(rt, disputeId,
+ *   outcome)` in src/disputes/dispute.service.ts;
+ * - payout results by withdrawal id (see the withdrawals slice).
+ * The shapes follow BACEN's API Pix v2: cob (charge), pix recebido (payment notification with
+ * endToEndId), devolução (EM_PROCESSAMENTO → DEVOLVIDO | NAO_REALIZADO).
+ */
+export interface PixProvider {
+  readonly name: string;
+  /** Issues a charge (API Pix `PUT /cob/{txid}`): returns the txid and the copy-and-paste BR Code. */
+  createCharge(input: CreateChargeInput): Promise<ProviderCharge>;
+  /** Asks for a devolução of a received PIX (`PUT /pix/{e2eid}/devolucao/{id}`); the result arrives later. Idempotent by refundId. */
+  requestRefund(input: RefundRequest): Promise<void>;
+  /** Sends a PIX to a key; idempotent by withdrawalId, so a retried job never pays twice. */
+  sendPayout(input: PayoutRequest): Promise<PayoutResult>;
+  /** The payout's current state at the PSP, for a job that restarts after a crash; null if never sent. */
+  getPayout(withdrawalId: string): Promise<PayoutResult | null>;
+  /**
+   * Asks for a devolução of the whole of an unmatched payment (docs/contract/psp.md#unmatched-payments), idempotent by
+   * devolucaoId. Answers the final outcome when known at once, else null: the provider then reports it
+   * to `settleUnmatchedRefund` (src/unmatched/unmatched.service.ts) itself, by polling or notification.
+   */
+  refundUnmatched(input: UnmatchedRefundRequest): Promise<RefundOutcome | null>;
+  /** Background tasks of the provider itself (the simulator's delayed settlements, a PSP's polling). */
+  tasks?(): TaskList;
+  /** Queues the provider's own periodic jobs at worker start (api-pix: the reconciliation sweep). */
+  scheduleJobs?(): Promise<void>;
+  /** HTTP routes of the provider itself, which src/composition.ts registers with the others. */
+  readonly routes?: ProviderRoutes;
+}
+
+/** Where a provider's routes go: the scope decides who may call them. */
+export interface ProviderRoutes {
+  /** In the merchant scope: an API key or a session, as every merchant route. */
+  merchant?: FastifyPluginAsync;
+  /** At `/admin/<name>`: the operator's ADMIN_TOKEN. */
+  admin?: FastifyPluginAsync;
+  /** At `/providers/<name>`, outside both scopes: the PSP's notifications, authenticated by the provider. */
+  public?: FastifyPluginAsync;
+}
+
+export interface UnmatchedRefundRequest {
+  /** The devolução id (`[a-zA-Z0-9]{1,35}`), new for each attempt. */
+  devolucaoId: string;
+  endToEndId: string;
+  /** Cents: the whole PIX. */
+  amount: number;
+}
+
+export interface CreateChargeInput {
+  chargeId: string;
+  amount: number;
+  /** Seconds of validity from now (API Pix `calendario.expiracao`). */
+  expiresIn: number;
+  description: string | null;
+  /** The receiving merchant's own key and the name and city shown in the BR Code. */
+  merchant: { pixKey: string; name: string; city: string };
+}
+
+export interface ProviderCharge {
+  txid: string;
+  brCode: string;
+}
+
+export interface RefundRequest {
+  /** Our refund id; the devolução id at the PSP, so a repeated request is the same devolução. */
+  refundId: string;
+  chargeId: string;
+  /** The received PIX being returned. */
+  endToEndId: string;
+  /** Cents: always the charge's whole amount (refunds are never partial). */
+  amount: number;
+}
+
+/** A received PIX as the PSP reports it (API Pix `Pix`: endToEndId, txid, valor, horario, pagador). */
+export interface PaymentNotification {
+  txid: string;
+  endToEndId: string;
+  /** Cents; must equal the charge's amount. */
+  amount: number;
+  paidAt: Date;
+  payer?: { name?: string | null; taxId?: string | null } | null;
+}
+
+/** A devolução's final state: DEVOLVIDO → COMPLETED, NAO_REALIZADO → FAILED with the PSP's reason. */
+export type RefundOutcome = { status: 'COMPLETED' } | { status: 'FAILED'; reason?: string | null };
+
+export interface PayoutRequest {
+  withdrawalId: string;
+  amount: number;
+  pixKey: string;
+  pixKeyType: PixKeyType;
+  description: string | null;
+  taxId: string | null;
+}
+
+export type PayoutResult =
+  | { status: 'PROCESSING' }
+  | { status: 'COMPLETED'; endToEndId: string }
+  | { status: 'FAILED'; reason: string };
+
+/** A payout result that ends the withdrawal. */
+export type SettledPayout = Exclude<PayoutResult, { status: 'PROCESSING' }>;
+
+/**
+ * Thrown by `sendPayout` when the PSP refused that send request outright (API Pix 400/422): that request
+ * made no payout. Proof that the payout failed only when no earlier send of the id was made; after an
+ * uncertain send it proves nothing about that one (docs/contract/psp.md#uncertain-payouts, withdrawal-processing.service.ts).
+ * Any other failure of `sendPayout` (no answer, a reset, a 5xx) is an uncertain send.
+ */
+export class PayoutRefused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'PayoutRefused';
+  }
+}

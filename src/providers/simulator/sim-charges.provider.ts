@@ -1,0 +1,55 @@
+import type { TaskList } from 'graphile-worker';
+import { loadCharge } from '../../charges/charge.view.js';
+import { receivePayment } from '../../charges/charge-payment.service.js';
+import type { Charge } from '../../charges/charge.schemas.js';
+import { buildStaticBrCode, newEndToEndId, newTxid } from '../../pix/index.js';
+import { notFound } from '../../platform/errors.js';
+import { enqueue } from '../../platform/jobs.js';
+import { settleRefund } from '../../refunds/refund-settlement.service.js';
+import type { Runtime } from '../../runtime.js';
+import type { PixProvider } from '../port/provider.port.js';
+import type { TransactionHook } from '../../platform/db.js';
+
+/** The simulated network's one institution (ISPB), in the end-to-end ids of simulated payments and payouts. */
+export const SIM_ISPB = '99999999';
+const REFUND_SETTLE_TASK = 'sim:refund:settle';
+
+export function simulatedCharges(rt: Runtime): Pick<PixProvider, 'createCharge' | 'requestRefund'> {
+  return {
+    // A static BR Code under BACEN's rules (docs/contract/charges.md#br-code), with a fresh 25-character txid.
+    createCharge: async (input) => {
+      const txid = newTxid();
+      const brCode = buildStaticBrCode({
+        pixKey: input.merchant.pixKey, amount: input.amount, merchantName: input.merchant.name,
+        merchantCity: input.merchant.city, txid, description: input.description,
+      });
+      return { txid, brCode };
+    },
+    // The devolução completes on its own after SIM_REFUND_DELAY_MS unless driven first; the job key
+    // makes a repeated request the same devolução.
+    requestRefund: (input) =>
+      enqueue(rt.pool, REFUND_SETTLE_TASK, { refundId: input.refundId }, {
+        runAt: new Date(Date.now() + rt.config.simRefundDelayMs), jobKey: `${REFUND_SETTLE_TASK}:${input.refundId}`,
+      }),
+  };
+}
+
+export function simulatorChargeTasks(rt: Runtime): TaskList {
+  return {
+    [REFUND_SETTLE_TASK]: async (payload) => {
+      await settleRefund(rt, (payload as { refundId: string }).refundId, { status: 'COMPLETED' });
+    },
+  };
+}
+
+/** A payer pays the charge's code: the notification a PSP would send, through the same core function. */
+export async function simulatePayment(
+  rt: Runtime, chargeId: string, payer?: { name?: string; taxId?: string }, hook?: TransactionHook<Charge>,
+): Promise<Charge> {
+  const charge = await loadCharge(rt.pool, chargeId);
+  if (!charge) throw notFound('Charge');
+  const now = new Date();
+  return receivePayment(rt, {
+    txid: charge.txid, endToEndId: newEndToEndId(SIM_ISPB, now), amount: charge.amount, paidAt: now, payer: payer ?? null,
+  }, { onlyPending: true, hook });
+}

@@ -1,0 +1,23 @@
+import type { Runtime } from '../../runtime.js';
+import type { PixProvider } from '../port/provider.port.js';
+import { simulatedCharges, simulatorChargeTasks } from './sim-charges.provider.js';
+import { simulatedPayouts, simulatorPayoutTasks } from './sim-payouts.provider.js';
+import { simulatedUnmatched, simulatorPixTasks } from './sim-pix.provider.js';
+import { simulatorMerchantRoutes } from './sim-merchant.routes.js';
+import { simulatorRoutes } from './simulator.routes.js';
+
+/**
+ * The default provider: an embedded PIX network. Charges get a static BR Code; payments, refund
+ * results, payout results and disputes (MED) arrive when driven through /admin/simulator or after the
+ * configured delays, through the same idempotent core functions a real PSP's notifications use.
+ */
+export function createSimulator(rt: Runtime): PixProvider {
+  return {
+    name: 'simulator',
+    ...simulatedCharges(rt),
+    ...simulatedPayouts(rt),
+    ...simulatedUnmatched(rt),
+    tasks: () => ({ ...simulatorChargeTasks(rt), ...simulatorPayoutTasks(rt), ...simulatorPixTasks(rt) }),
+    routes: { merchant: simulatorMerchantRoutes(rt), admin: simulatorRoutes(rt) },
+  };
+}

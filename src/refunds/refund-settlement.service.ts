@@ -1,0 +1,64 @@
+import { lockCharge, selectSplits, setChargeStatus } from '../charges/charge.sql.js';
+import type { Charge } from '../charges/charge.schemas.js';
+import { loadCharge } from '../charges/charge.view.js';
+import { emitEvent } from '../events/event.sql.js';
+import { withTransaction } from '../platform/db.js';
+import { AppError, notFound } from '../platform/errors.js';
+import type { EnqueueOptions } from '../platform/jobs.js';
+import type { RefundOutcome } from '../providers/port/provider.port.js';
+import type { Runtime } from '../runtime.js';
+import { postRefundReversal, postRefundSettled } from './refund.ledger.js';
+import { completeRefund, failRefund, enqueuePendingRefundRequests, selectPendingRefundRequest, selectRefund } from './refund.sql.js';
+
+export const REQUEST_TASK = 'refunds.request';
+const REQUEST_KEY_PREFIX = 'refund-request:';
+export const requestJob = (refundId: string): EnqueueOptions => ({ jobKey: `${REQUEST_KEY_PREFIX}${refundId}` });
+
+const DEFAULT_FAILED_REASON = 'The provider could not return the payment';
+
+export interface SettleOptions {
+  /** The simulator's controls answer INVALID_STATE for a refund that is no longer PENDING. */
+  onlyPending?: boolean;
+}
+
+/**
+ * The one entry point of a refund's result from the provider, idempotent by refund id: a settled
+ * refund ignores a second outcome. COMPLETED: the money leaves in-transit for the payer,
+ * REFUND_COMPLETED. FAILED: every debit is reversed, the charge returns to PAID, REFUND_FAILED.
+ * Answers the charge as check shows it, without the image.
+ */
+export async function settleRefund(rt: Runtime, refundId: string, outcome: RefundOutcome, opts: SettleOptions = {}): Promise<Charge> {
+  return withTransaction(rt.pool, async (tx) => {
+    const found = await selectRefund(tx, refundId);
+    if (!found) throw notFound('Refund');
+    await lockCharge(tx, 'id', found.charge_id);
+    const refund = (await selectRefund(tx, refundId, true))!;
+    if (refund.status !== 'PENDING') {
+      if (opts.onlyPending) throw new AppError('INVALID_STATE', `Refund is ${refund.status}; only a PENDING refund can be settled`);
+      return (await loadCharge(tx, refund.charge_id))!;
+    }
+    if (outcome.status === 'COMPLETED') {
+      await completeRefund(tx, refund.id);
+      await postRefundSettled(tx, refund);
+    } else {
+      await failRefund(tx, refund.id, outcome.reason || DEFAULT_FAILED_REASON);
+      await postRefundReversal(tx, refund, await selectSplits(tx, refund.charge_id));
+      await setChargeStatus(tx, refund.charge_id, 'PAID');
+    }
+    const charge = (await loadCharge(tx, refund.charge_id))!;
+    await emitEvent(tx, { merchantId: refund.merchant_id, type: outcome.status === 'COMPLETED' ? 'REFUND_COMPLETED' : 'REFUND_FAILED', data: charge });
+    return charge;
+  });
+}
+
+/** The refund job: asks the provider to return the payment; a settled refund is left alone, so a rerun is harmless. */
+export async function requestProviderRefund(rt: Runtime, refundId: string): Promise<void> {
+  const pending = await selectPendingRefundRequest(rt.pool, refundId);
+  if (!pending) return;
+  await rt.provider.requestRefund({ refundId, chargeId: pending.charge_id, endToEndId: pending.end2end_id, amount: pending.amount });
+}
+
+/** Worker-start sweep: a PENDING refund whose job was lost is asked for again (the provider dedupes by refund id). */
+export async function recoverPendingRefunds(rt: Runtime): Promise<void> {
+  await enqueuePendingRefundRequests(rt.pool, { task: REQUEST_TASK, keyPrefix: REQUEST_KEY_PREFIX });
+}
