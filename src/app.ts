@@ -21,6 +21,7 @@ import { storeRoutes } from './store/store.routes.js';
 import { contractRoutes } from './merchants/contract.routes.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { chargeRoutes } from './charges/charge.routes.js';
+import { checkoutRoutes } from './checkouts/checkout.routes.js';
 import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { statementRoutes } from './statement/statement.routes.js';
@@ -166,6 +167,7 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     await merchantApi.register(contractRoutes());
     await merchantApi.register(customerRoutes(rt));
     await merchantApi.register(chargeRoutes(rt));
+    await merchantApi.register(checkoutRoutes(rt));
     await merchantApi.register(withdrawalRoutes(rt));
     await merchantApi.register(webhookRoutes(rt));
     await merchantApi.register(statementRoutes(rt));
