@@ -22,6 +22,8 @@ import { contractRoutes } from './merchants/contract.routes.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { chargeRoutes } from './charges/charge.routes.js';
 import { checkoutRoutes } from './checkouts/checkout.routes.js';
+import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
+import { brandingRoutes } from './branding/branding.routes.js';
 import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { statementRoutes } from './statement/statement.routes.js';
@@ -168,6 +170,8 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     await merchantApi.register(customerRoutes(rt));
     await merchantApi.register(chargeRoutes(rt));
     await merchantApi.register(checkoutRoutes(rt));
+    await merchantApi.register(paymentLinkRoutes(rt));
+    await merchantApi.register(brandingRoutes(rt));
     await merchantApi.register(withdrawalRoutes(rt));
     await merchantApi.register(webhookRoutes(rt));
     await merchantApi.register(statementRoutes(rt));

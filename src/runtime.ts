@@ -8,6 +8,7 @@ import { webhookTasks } from './webhooks/webhook.tasks.js';
 import { drainSweep } from './webhooks/slow-lane.js';
 import { eventRetention } from './events/event-retention.js';
 import { sessionRetention } from './users/session-retention.js';
+import { linkHitRetention } from './payment-links/payment-link.tasks.js';
 import { startWorkers } from './platform/jobs.js';
 import { Cursors } from './platform/pagination.js';
 import { deriveKey } from './platform/secrets.js';
@@ -45,15 +46,16 @@ export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop()
   const sessions = sessionRetention(rt.pool);
   const sweep = drainSweep(rt.pool);
   const idempotency = idempotencyRetention(rt.pool);
+  const linkHits = linkHitRetention(rt.pool);
   const money = {
-    ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotency.tasks, ...retention.tasks, ...sessions.tasks, ...sweep.tasks,
+    ...chargeTasks(rt), ...withdrawalTasks(rt), ...idempotency.tasks, ...retention.tasks, ...sessions.tasks, ...sweep.tasks, ...linkHits.tasks,
     ...unmatchedTasks(rt), ...rt.provider.tasks?.(),
   };
   const worker = await startWorkers(rt.pool, [
     { taskList: money, concurrency }, { taskList: deliveries.fast, concurrency: concurrency * 5 },
     { taskList: deliveries.slow, concurrency: concurrency * 2 },
   ]);
-  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), idempotency.schedule(), retention.schedule(), sessions.schedule(), sweep.schedule(),
+  await Promise.all([scheduleChargeRecovery(rt), scheduleWithdrawalRecovery(rt), idempotency.schedule(), retention.schedule(), sessions.schedule(), sweep.schedule(), linkHits.schedule(),
     scheduleUnmatchedRecovery(rt), rt.provider.scheduleJobs?.()]);
   return worker;
 }
