@@ -24,6 +24,7 @@ import { chargeRoutes } from './charges/charge.routes.js';
 import { checkoutRoutes } from './checkouts/checkout.routes.js';
 import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
 import { brandingRoutes } from './branding/branding.routes.js';
+import { publicPageRoutes } from './public-pages/pages.routes.js';
 import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { statementRoutes } from './statement/statement.routes.js';
@@ -191,6 +192,9 @@ export async function buildApp(rt: Runtime, logStream?: NodeJS.WritableStream): 
     await admin.register(adminDisputeRoutes(rt));
     if (rt.provider.name === 'simulator') await admin.register(simulatorRoutes(rt), { prefix: '/simulator' });
   }, { prefix: '/admin' });
+
+  // The payment and link pages: public, outside every credential scope (docs/contract/checkouts.md#payment-page).
+  await app.register(publicPageRoutes(rt));
 
   // Login, logout, invitations: outside the merchant scope (no API key, no Idempotency-Key).
   await app.register(authRoutes(rt));
