@@ -40,10 +40,11 @@ function asset(name: string, type: string) {
   return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` };
 }
 
-const storeOf = (row: BrandRow, publicUrl: string): Store => ({
+// The logo from this very origin (a path, whatever PUBLIC_URL says): CSP img-src 'self'.
+const storeOf = (row: BrandRow): Store => ({
   name: row.display_name ?? storeName(row) ?? row.user_name,
   color: row.primary_color,
-  logoUrl: row.logo_id ? logoUrl(publicUrl, row.logo_id) : null,
+  logoUrl: row.logo_id ? logoUrl('', row.logo_id) : null,
 });
 
 const statusBody = (row: PayStatusRow) => ({ status: row.status, paidAt: row.paid_at?.toISOString() ?? null, expiresAt: row.expires_at.toISOString() });
@@ -110,7 +111,7 @@ export function publicPageRoutes(rt: Runtime) {
       const t = texts(lang);
       const self = withLang(`/pay/${id}`, lang);
       return renderPage(reply, 200, {
-        lang, t, title: t.payTitle, store: storeOf(k, rt.config.publicUrl), head: payPageHead(k), langHref: otherLang(`/pay/${id}`, lang),
+        lang, t, title: t.payTitle, store: storeOf(k), head: payPageHead(k), langHref: otherLang(`/pay/${id}`, lang),
         body: payPageMain(k, t, lang, { simulator: rt.provider.name === 'simulator', self }),
       });
     });
@@ -200,7 +201,7 @@ export function publicPageRoutes(rt: Runtime) {
       const t = texts(lang);
       const unavailable = await unavailability(rt.pool, found.link);
       return renderPage(reply, status, {
-        lang, t, title: found.link.name, store: storeOf(brand, rt.config.publicUrl), langHref: otherLang(`/l/${id}`, lang),
+        lang, t, title: found.link.name, store: storeOf(brand), langHref: otherLang(`/l/${id}`, lang),
         body: linkPageMain({ link: found.link, t, lang, typed, problems, unavailable }),
       });
     };
