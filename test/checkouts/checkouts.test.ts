@@ -120,6 +120,17 @@ describe('POST /checkouts', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents every new route', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    for (const path of ['/checkouts', '/checkouts/{id}', '/checkouts/{id}/refund', '/payment-links', '/payment-links/{id}', '/me/branding',
+      '/pay/{id}', '/pay/{id}/status', '/pay/{id}/events', '/pay/{id}/simulate', '/l/{id}', '/l/{id}/checkouts', '/pay/logos/{id}']) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+    expect(doc.paths['/checkouts'].post.parameters.some((p: any) => p.name === 'Idempotency-Key')).toBe(true);
+  });
+});
+
 describe('GET /checkouts', () => {
   it('lists newest first with filters status, externalId and paymentLinkId; another merchant sees nothing', async () => {
     const m = await t.merchant();
