@@ -15,14 +15,19 @@ import { createSimulator } from './providers/simulator/simulator.provider.js';
 import { createApiPixProvider } from './providers/api-pix/api-pix.provider.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { apiKeyRoutes } from './auth/api-key.routes.js';
+import { brandingRoutes } from './branding/branding.routes.js';
 import { adminAuth, merchantAuth } from './auth/auth.hooks.js';
 import { sessionRetention } from './auth/session.tasks.js';
 import { chargeRoutes } from './charges/charge.routes.js';
 import { chargeTasks, scheduleChargeExpiry } from './charges/charge.tasks.js';
+import { checkoutRoutes } from './checkouts/checkout.routes.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { adminDisputeRoutes } from './disputes/dispute.routes.js';
 import { eventRetention } from './events/event.tasks.js';
+import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
+import { linkHitRetention } from './payment-links/payment-link.tasks.js';
+import { publicPageRoutes } from './public-pages/pages.routes.js';
 import { refundRoutes } from './refunds/refund.routes.js';
 import { refundTasks, scheduleRefundRecovery } from './refunds/refund.tasks.js';
 import { statementRoutes } from './statement/statement.routes.js';
@@ -107,6 +112,9 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
     await merchantApi.register(contractRoutes());
     await merchantApi.register(customerRoutes(rt));
     await merchantApi.register(chargeRoutes(rt));
+    await merchantApi.register(checkoutRoutes(rt));
+    await merchantApi.register(paymentLinkRoutes(rt));
+    await merchantApi.register(brandingRoutes(rt));
     await merchantApi.register(refundRoutes(rt));
     await merchantApi.register(withdrawalRoutes(rt));
     await merchantApi.register(webhookRoutes(rt));
@@ -128,6 +136,9 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
     if (provider.routes?.admin) await admin.register(provider.routes.admin, { prefix: `/${provider.name}` });
   }, { prefix: '/admin' });
 
+  // The payment and link pages: public, outside every credential scope (docs/contract/checkouts.md#payment-page).
+  await app.register(publicPageRoutes(rt));
+
   // Login, logout, invitations: outside the merchant scope (no API key, no Idempotency-Key).
   await app.register(loginRoutes(rt));
 
@@ -148,6 +159,7 @@ export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop()
   const deliveries = webhookTasks(rt, concurrency * 5);
   const periodic = [
     idempotencyRetention(rt.pool), eventRetention(rt.pool, rt.config.eventRetentionDays), sessionRetention(rt.pool), drainSweep(rt.pool),
+    linkHitRetention(rt.pool),
   ];
   const money = {
     ...chargeTasks(rt), ...refundTasks(rt), ...withdrawalTasks(rt), ...unmatchedTasks(rt),

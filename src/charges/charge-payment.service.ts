@@ -1,3 +1,4 @@
+import { checkoutEventsOf } from '../checkouts/checkout.view.js';
 import { emitEvents } from '../events/event.sql.js';
 import { withTransaction, type TransactionHook } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
@@ -19,7 +20,7 @@ export interface ReceiveOptions {
  * The one entry point of a received PIX (a PSP webhook, the simulator's pay). Idempotent by
  * endToEndId: a notification delivered twice, even concurrently, credits once and answers the charge.
  * In ONE transaction: PAID with paidAt and end2endId, the ledger posting (merchant netAmount, each split
- * recipient its share, the platform its fee), CHARGE_PAID, and SPLIT_RECEIVED to each recipient.
+ * recipient its share, the platform its fee), CHARGE_PAID (and its checkout's CHECKOUT_PAID), and SPLIT_RECEIVED to each recipient.
  * A late payment of an EXPIRED charge is still credited: the money arrived (docs/contract/charges.md#late-payments).
  * A second, different PIX to a charge already paid is not credited here (left for reconciliation).
  */
@@ -43,6 +44,8 @@ export async function receivePayment(rt: Runtime, n: PaymentNotification, opts: 
     const splits = paid.split.map((s) => ({ recipient_id: s.merchantId, amount: s.amount }));
     await emitEvents(tx, [
       { merchantId: charge.merchant_id, type: 'CHARGE_PAID', data: paid },
+      // A checkout's charge only: one read, and CHECKOUT_PAID right after CHARGE_PAID (docs/contract/checkouts.md#checkout-events).
+      ...(await checkoutEventsOf(tx, rt.config.publicUrl, paid, 'CHECKOUT_PAID')),
       ...splits.map((s) => ({
         merchantId: s.recipient_id, type: 'SPLIT_RECEIVED' as const,
         data: { chargeId: charge.id, merchantId: charge.merchant_id, amount: s.amount, paidAt: paid.paidAt },

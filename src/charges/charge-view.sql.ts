@@ -10,6 +10,7 @@ export interface ChargeViewRow {
   txid: string;
   br_code: string;
   description: string | null;
+  checkout_id: string | null;
   expires_at: Date;
   paid_at: Date | null;
   end2end_id: string | null;
@@ -33,7 +34,7 @@ export interface ChargeViewRow {
 // A deleted customer still shows on the charges it was linked to: the charge records who was billed.
 // The latest refund is the live one if any (at most one, by index), else the newest failed one.
 const VIEW = `
-  SELECT c.id, c.created_at, c.amount, charge_status(c.status, c.expires_at) AS status, c.txid, c.br_code, c.description,
+  SELECT c.id, c.created_at, c.amount, charge_status(c.status, c.expires_at) AS status, c.txid, c.br_code, c.description, c.checkout_id,
     c.expires_at, c.paid_at, c.end2end_id, c.fee, c.net_amount,
     coalesce((SELECT json_agg(json_build_object('merchantId', s.recipient_id, 'mode', s.mode, 'value', s.value, 'amount', s.amount)
                 ORDER BY s.position) FROM charge_splits s WHERE s.charge_id = c.id), '[]'::json) AS split,

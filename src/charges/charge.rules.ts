@@ -16,9 +16,10 @@ export function assertCanCharge(m: MerchantRow): void {
   if (!m.pix_key) throw new AppError('FORBIDDEN', 'Charges need a PIX key on file for the merchant');
 }
 
-export function checkTicket(m: MerchantRow, amount: number): void {
-  if (amount < m.min_ticket) throw validationError('amount', `must be >= ${m.min_ticket}`);
-  if (amount > m.max_ticket) throw validationError('amount', `must be <= ${m.max_ticket}`);
+/** The merchant's tickets; `field` names what the amount came from (a checkout's `items`). */
+export function checkTicket(m: MerchantRow, amount: number, field = 'amount'): void {
+  if (amount < m.min_ticket) throw validationError(field, `must be >= ${m.min_ticket}`);
+  if (amount > m.max_ticket) throw validationError(field, `must be <= ${m.max_ticket}`);
 }
 
 /**

@@ -62,6 +62,8 @@ const chargeFields = {
   txid: Type.String(),
   brCode: Type.String(),
   description: Nullable(Type.String()),
+  /** The checkout that owns the charge, null on every other (docs/contract/checkouts.md#checkouts). */
+  checkoutId: Nullable(Type.String()),
   split: Type.Array(SplitEntrySchema),
   createdAt: Timestamp,
   expiresAt: Timestamp,

@@ -2,7 +2,7 @@ import { selectActiveCustomer } from '../customers/customer.sql.js';
 import { eventCtes } from '../events/event.sql.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { storeName } from '../merchants/merchant.service.js';
-import { withStatement, withTransaction, type Executor, type TransactionHook } from '../platform/db.js';
+import { withStatement, withTransaction, type Executor, type TransactionHook, type Tx } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import { withClaim, type Claimable } from '../platform/http/idempotency-claim.js';
 import { newId } from '../platform/ids.js';
@@ -17,6 +17,16 @@ import { insertedChargeView, loadCharge, toCharge, withImage } from './charge.vi
 const DEFAULT_EXPIRES_IN = 86_400;
 
 /**
+ * What owns a charge made with it (a checkout, docs/contract/checkouts.md#checkouts): its id goes on the charge, and
+ * `write` records the owner in the charge's own transaction, after the charge; its result is the command's answer
+ * (and the Idempotency-Key's). `write` may refuse (throw), which leaves no charge either.
+ */
+export interface ChargeOwner<T> {
+  checkoutId: string;
+  write(tx: Tx, charge: ChargeWithImage): Promise<T>;
+}
+
+/**
  * POST /transparents/create. Checks run in the order schema (400) → KYC and PIX key (403) → the rest
  * (400), all before the provider is called. No transaction is open while the provider issues the BR Code
  * (docs/contract/psp.md#no-call-in-a-transaction): an Idempotency-Key is claimed first in a statement of its own, so a duplicate
@@ -24,7 +34,11 @@ const DEFAULT_EXPIRES_IN = 86_400;
  * (charge, split and CHARGE_CREATED), or in a short transaction when the customer must be locked or the
  * key's answer stored with it. The expiry job is scheduled later, by the sweep of charge-expiry.service.ts.
  */
-export async function createCharge(rt: Runtime, merchant: MerchantRow, input: ChargeCreate, idempotency?: Claimable): Promise<ChargeWithImage> {
+export function createCharge(rt: Runtime, merchant: MerchantRow, input: ChargeCreate, idempotency?: Claimable): Promise<ChargeWithImage>;
+export function createCharge<T>(rt: Runtime, merchant: MerchantRow, input: ChargeCreate, idempotency: Claimable | undefined, owner: ChargeOwner<T>): Promise<T>;
+export async function createCharge<T>(
+  rt: Runtime, merchant: MerchantRow, input: ChargeCreate, idempotency?: Claimable, owner?: ChargeOwner<T>,
+): Promise<T | ChargeWithImage> {
   assertCanCharge(merchant);
   checkTicket(merchant, input.amount);
   const fee = chargeFee(merchant, input.amount);
@@ -32,7 +46,7 @@ export async function createCharge(rt: Runtime, merchant: MerchantRow, input: Ch
   if (input.customerId !== undefined && !customer) throw validationError('customerId', 'not found');
   const split = await resolveSplit(rt.pool, merchant.id, input.amount, input.split ?? []);
   const net = netAmount(input.amount, fee, split);
-  return withClaim(rt.pool, idempotency, async (hook?: TransactionHook<ChargeWithImage>) => {
+  return withClaim(rt.pool, idempotency, async (hook?: TransactionHook<T | ChargeWithImage>) => {
     const id = newId('chg');
     const expiresIn = input.expiresIn ?? DEFAULT_EXPIRES_IN;
     const description = input.description ?? null;
@@ -43,12 +57,12 @@ export async function createCharge(rt: Runtime, merchant: MerchantRow, input: Ch
       })
       .catch(() => { throw new AppError('PROVIDER_ERROR', 'The PIX provider could not issue the charge; nothing was created'); });
     const charge: NewCharge = {
-      id, merchant_id: merchant.id, customer_id: input.customerId ?? null, amount: input.amount, txid: issued.txid,
+      id, merchant_id: merchant.id, customer_id: input.customerId ?? null, checkout_id: owner?.checkoutId ?? null, amount: input.amount, txid: issued.txid,
       br_code: issued.brCode, description, fee, net_amount: net, expires_in: expiresIn,
     };
     // The event's data is the view the insert will return; only its two timestamps come from SQL.
     const pending = insertedChargeView({
-      id, amount: input.amount, status: 'PENDING', txid: issued.txid, br_code: issued.brCode, description, fee, net_amount: net,
+      id, amount: input.amount, status: 'PENDING', txid: issued.txid, br_code: issued.brCode, description, checkout_id: charge.checkout_id, fee, net_amount: net,
       created_at: new Date(0), expires_at: new Date(0), paid_at: null, end2end_id: null,
     }, split, customer);
     const event = eventCtes([{ merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(pending, { phone: true }) }],
@@ -60,6 +74,7 @@ export async function createCharge(rt: Runtime, merchant: MerchantRow, input: Ch
       const inserted = await insertCharge(db, charge, split, event);
       return withImage(toCharge(insertedChargeView(inserted, split, customer), { phone: false }));
     };
+    if (owner) return withTransaction(rt.pool, async (tx) => owner.write(tx, await write(tx)), hook);
     return customer ? withTransaction(rt.pool, write, hook) : withStatement(rt.pool, write, hook);
   });
 }

@@ -7,6 +7,8 @@ export interface ChargeRow {
   id: string;
   merchant_id: string;
   customer_id: string | null;
+  /** The checkout that owns the charge (docs/contract/checkouts.md#checkouts); null on every other charge. */
+  checkout_id: string | null;
   amount: number;
   status: ChargeStatus;
   effective_status: ChargeStatus;
@@ -27,17 +29,17 @@ export interface SplitRow {
 }
 
 export type NewCharge = Pick<ChargeRow,
-  'id' | 'merchant_id' | 'customer_id' | 'amount' | 'txid' | 'br_code' | 'description' | 'fee' | 'net_amount'> & {
+  'id' | 'merchant_id' | 'customer_id' | 'checkout_id' | 'amount' | 'txid' | 'br_code' | 'description' | 'fee' | 'net_amount'> & {
   /** Seconds from creation: expires_at = created_at + expires_in exactly, both from the transaction's now_ms(). */
   expires_in: number;
 };
 
 /** The columns of the view (charge-view.sql.ts) that come from the charges row itself. */
 export type InsertedCharge = Pick<ChargeViewRow,
-  'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'expires_at' | 'paid_at' | 'end2end_id' | 'fee' | 'net_amount'>;
+  'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'checkout_id' | 'expires_at' | 'paid_at' | 'end2end_id' | 'fee' | 'net_amount'>;
 
 /** The first parameter number insertCharge leaves to its event. */
-export const CHARGE_EVENT_FIRST_PARAM = 15;
+export const CHARGE_EVENT_FIRST_PARAM = 16;
 
 /**
  * A charge, its split entries and its CHARGE_CREATED event (`event`: event.sql.ts eventCtes over the
@@ -48,9 +50,9 @@ export const CHARGE_EVENT_FIRST_PARAM = 15;
 export async function insertCharge(db: Executor, c: NewCharge, split: SplitEntry[], event: { sql: string; params: unknown[] }): Promise<InsertedCharge> {
   const { rows } = await db.query<InsertedCharge>(
     `WITH charge AS (
-       INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now_ms() + make_interval(secs => $10))
-       RETURNING id, created_at, amount, charge_status(status, expires_at) AS status, txid, br_code, description,
+       INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at, checkout_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now_ms() + make_interval(secs => $10), $15)
+       RETURNING id, created_at, amount, charge_status(status, expires_at) AS status, txid, br_code, description, checkout_id,
          expires_at, paid_at, end2end_id, fee, net_amount),
      splits AS (
        INSERT INTO charge_splits (charge_id, merchant_id, position, recipient_id, mode, value, amount)
@@ -61,7 +63,7 @@ export async function insertCharge(db: Executor, c: NewCharge, split: SplitEntry
     [
       c.id, c.merchant_id, c.customer_id, c.amount, c.txid, c.br_code, c.description, c.fee, c.net_amount, c.expires_in,
       split.map((s) => s.merchantId), split.map((s) => s.mode), split.map((s) => s.value), split.map((s) => s.amount),
-      ...event.params,
+      c.checkout_id, ...event.params,
     ],
   );
   return rows[0]!;

@@ -28,6 +28,7 @@ export function toCharge(row: ChargeViewRow, opts: { phone: boolean }): Charge {
     txid: row.txid,
     brCode: row.br_code,
     description: row.description,
+    checkoutId: row.checkout_id,
     split: row.split,
     ...(row.cu_id && {
       customer: {

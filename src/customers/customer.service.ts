@@ -14,7 +14,7 @@ export function toCustomer(row: CustomerRow): Customer {
 }
 
 /** CPF and CNPJ are told apart by length and must carry valid check digits (docs/contract/customers.md#customer-tax-id). */
-function checkTaxId(taxId: string): void {
+export function checkTaxId(taxId: string): void {
   if (!/^(\d{11}|\d{14})$/.test(taxId)) throw validationError('taxId', 'must be 11 (CPF) or 14 (CNPJ) digits');
   if (taxId.length === 11 ? !isValidCpf(taxId) : !isValidCnpj(taxId)) {
     throw validationError('taxId', taxId.length === 11 ? 'invalid CPF' : 'invalid CNPJ');

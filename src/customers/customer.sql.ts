@@ -48,3 +48,14 @@ export function listCustomersQuery(merchantId: string, f: { id?: string; email?:
     params: [merchantId, f.id ?? null, f.email ?? null, f.taxId ?? null],
   };
 }
+
+/** The active customer with this tax id, else the newest active one with this e-mail (a payer of a payment link). */
+export async function selectPayerCustomer(db: Executor, merchantId: string, p: { taxId: string | null; email: string | null }): Promise<CustomerRow | undefined> {
+  const { rows } = await db.query<CustomerRow>(
+    `SELECT ${COLUMNS} FROM customers WHERE merchant_id = $1 AND deleted_at IS NULL
+       AND (tax_id = $2 OR ($2::text IS NULL AND lower(email) = lower($3)))
+     ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [merchantId, p.taxId, p.email],
+  );
+  return rows[0];
+}

@@ -1,6 +1,7 @@
 import { lockCharge, setChargeStatus } from '../charges/charge.sql.js';
 import { loadCharge } from '../charges/charge.view.js';
-import { emitEvent } from '../events/event.sql.js';
+import { checkoutEventsOf } from '../checkouts/checkout.view.js';
+import { emitEvents } from '../events/event.sql.js';
 import { lockBalance } from '../ledger/ledger.js';
 import { withTransaction } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
@@ -40,7 +41,7 @@ export async function openDispute(rt: Runtime, payment: DisputedPayment): Promis
 /**
  * REJECTED: the block is lifted and the charge is PAID again. ACCEPTED: the blocked amount returns to
  * the payer, recorded as a COMPLETED refund with reason DISPUTE; the charge is REFUNDED and
- * REFUND_COMPLETED is emitted. A dispute resolves once: a second resolve is INVALID_STATE.
+ * REFUND_COMPLETED (and its checkout's CHECKOUT_REFUNDED) is emitted. A dispute resolves once: a second resolve is INVALID_STATE.
  */
 export async function resolveDispute(rt: Runtime, disputeId: string, outcome: DisputeOutcome): Promise<Dispute> {
   return withTransaction(rt.pool, async (tx) => {
@@ -60,7 +61,11 @@ export async function resolveDispute(rt: Runtime, disputeId: string, outcome: Di
         merchant_debit: open.blocked_amount, status: 'COMPLETED', reason: 'DISPUTE',
       });
       await setChargeStatus(tx, open.charge_id, 'REFUNDED');
-      await emitEvent(tx, { merchantId: open.merchant_id, type: 'REFUND_COMPLETED', data: await loadCharge(tx, open.charge_id) });
+      const charge = (await loadCharge(tx, open.charge_id))!;
+      await emitEvents(tx, [
+        { merchantId: open.merchant_id, type: 'REFUND_COMPLETED', data: charge },
+        ...(await checkoutEventsOf(tx, rt.config.publicUrl, charge, 'CHECKOUT_REFUNDED')),
+      ]);
     }
     return toDispute(resolved);
   });

@@ -11,7 +11,7 @@ import {
 } from './merchant.sql.js';
 
 /** Store name (docs/contract/merchants.md#store): trade, legal, full, user name — null until KYC is approved. */
-export function storeName(m: MerchantRow): string | null {
+export function storeName(m: Pick<MerchantRow, 'kyc_status' | 'kyc_trade_name' | 'kyc_legal_name' | 'kyc_full_name' | 'user_name'>): string | null {
   if (m.kyc_status !== 'APPROVED') return null;
   return m.kyc_trade_name || m.kyc_legal_name || m.kyc_full_name || m.user_name;
 }

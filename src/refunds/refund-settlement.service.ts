@@ -1,7 +1,8 @@
 import { lockCharge, selectSplits, setChargeStatus } from '../charges/charge.sql.js';
 import type { Charge } from '../charges/charge.schemas.js';
 import { loadCharge } from '../charges/charge.view.js';
-import { emitEvent } from '../events/event.sql.js';
+import { checkoutEventsOf } from '../checkouts/checkout.view.js';
+import { emitEvents } from '../events/event.sql.js';
 import { withTransaction } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import type { EnqueueOptions } from '../platform/jobs.js';
@@ -24,7 +25,7 @@ export interface SettleOptions {
 /**
  * The one entry point of a refund's result from the provider, idempotent by refund id: a settled
  * refund ignores a second outcome. COMPLETED: the money leaves in-transit for the payer,
- * REFUND_COMPLETED. FAILED: every debit is reversed, the charge returns to PAID, REFUND_FAILED.
+ * REFUND_COMPLETED (and its checkout's CHECKOUT_REFUNDED). FAILED: every debit is reversed, the charge returns to PAID, REFUND_FAILED.
  * Answers the charge as check shows it, without the image.
  */
 export async function settleRefund(rt: Runtime, refundId: string, outcome: RefundOutcome, opts: SettleOptions = {}): Promise<Charge> {
@@ -46,7 +47,9 @@ export async function settleRefund(rt: Runtime, refundId: string, outcome: Refun
       await setChargeStatus(tx, refund.charge_id, 'PAID');
     }
     const charge = (await loadCharge(tx, refund.charge_id))!;
-    await emitEvent(tx, { merchantId: refund.merchant_id, type: outcome.status === 'COMPLETED' ? 'REFUND_COMPLETED' : 'REFUND_FAILED', data: charge });
+    await emitEvents(tx, outcome.status === 'COMPLETED'
+      ? [{ merchantId: refund.merchant_id, type: 'REFUND_COMPLETED', data: charge }, ...(await checkoutEventsOf(tx, rt.config.publicUrl, charge, 'CHECKOUT_REFUNDED'))]
+      : [{ merchantId: refund.merchant_id, type: 'REFUND_FAILED', data: charge }]);
     return charge;
   });
 }

@@ -1,7 +1,7 @@
 import { lockCharge, selectSplits, setChargeStatus } from '../charges/charge.sql.js';
 import type { ChargeWithImage } from '../charges/charge.schemas.js';
 import { loadCharge, withImage } from '../charges/charge.view.js';
-import { isUniqueViolation, withTransaction, type TransactionHook } from '../platform/db.js';
+import { isUniqueViolation, withTransaction, type TransactionHook, type Tx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { enqueue } from '../platform/jobs.js';
@@ -18,25 +18,30 @@ import { REQUEST_TASK, requestJob } from './refund-settlement.service.js';
  */
 export async function refundCharge(rt: Runtime, merchantId: string, chargeId: string, hook?: TransactionHook<ChargeWithImage>): Promise<ChargeWithImage> {
   return withTransaction(rt.pool, async (tx) => {
-    const charge = await lockCharge(tx, 'id', chargeId, merchantId);
-    if (!charge) throw notFound('Charge');
-    if (charge.effective_status !== 'PAID') {
-      throw new AppError('INVALID_STATE', `Charge is ${charge.effective_status}; only a PAID charge can be refunded`);
-    }
-    const splits = await selectSplits(tx, charge.id);
-    const refund = {
-      id: newId('ref'), merchant_id: merchantId, charge_id: charge.id, amount: charge.amount,
-      merchant_debit: charge.amount - splits.reduce((sum, s) => sum + s.amount, 0), reason: 'MERCHANT' as const,
-    };
-    try {
-      await insertRefund(tx, { ...refund, status: 'PENDING' });
-    } catch (err) {
-      if (isUniqueViolation(err, LIVE_REFUND_INDEX)) throw new AppError('INVALID_STATE', 'Charge is already refunded');
-      throw err;
-    }
-    await postRefund(tx, refund, splits);
-    await setChargeStatus(tx, charge.id, 'REFUNDED');
-    await enqueue(tx, REQUEST_TASK, { refundId: refund.id }, requestJob(refund.id));
-    return withImage((await loadCharge(tx, charge.id))!);
+    await refundIn(tx, merchantId, chargeId);
+    return withImage((await loadCharge(tx, chargeId))!);
   }, hook);
+}
+
+/** The refund of a charge inside the caller's transaction: the one path of /transparents/refund and a checkout's refund. */
+export async function refundIn(tx: Tx, merchantId: string, chargeId: string): Promise<void> {
+  const charge = await lockCharge(tx, 'id', chargeId, merchantId);
+  if (!charge) throw notFound('Charge');
+  if (charge.effective_status !== 'PAID') {
+    throw new AppError('INVALID_STATE', `Charge is ${charge.effective_status}; only a PAID charge can be refunded`);
+  }
+  const splits = await selectSplits(tx, charge.id);
+  const refund = {
+    id: newId('ref'), merchant_id: merchantId, charge_id: charge.id, amount: charge.amount,
+    merchant_debit: charge.amount - splits.reduce((sum, s) => sum + s.amount, 0), reason: 'MERCHANT' as const,
+  };
+  try {
+    await insertRefund(tx, { ...refund, status: 'PENDING' });
+  } catch (err) {
+    if (isUniqueViolation(err, LIVE_REFUND_INDEX)) throw new AppError('INVALID_STATE', 'Charge is already refunded');
+    throw err;
+  }
+  await postRefund(tx, refund, splits);
+  await setChargeStatus(tx, charge.id, 'REFUNDED');
+  await enqueue(tx, REQUEST_TASK, { refundId: refund.id }, requestJob(refund.id));
 }

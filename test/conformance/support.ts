@@ -46,7 +46,7 @@ export async function balance(t: TestContext, m: M) {
 
 /** Charge fields in every shape (docs/contract/charges.md#charge-object); `customer`/`refund` only when there is one. */
 export const CHARGE_BASE = [
-  'amount', 'brCode', 'createdAt', 'description', 'end2endId', 'expiresAt', 'fee', 'id', 'netAmount', 'paidAt', 'split', 'status', 'txid',
+  'amount', 'brCode', 'checkoutId', 'createdAt', 'description', 'end2endId', 'expiresAt', 'fee', 'id', 'netAmount', 'paidAt', 'split', 'status', 'txid',
 ];
 export const withKeys = (...extra: string[]) => [...CHARGE_BASE, ...extra].sort();
 export const REFUND_KEYS = ['amount', 'chargeId', 'completedAt', 'createdAt', 'failedReason', 'id', 'reason', 'status'];

@@ -33,6 +33,11 @@ export interface PixProvider {
    * to `settleUnmatchedRefund` (src/unmatched/unmatched.service.ts) itself, by polling or notification.
    */
   refundUnmatched(input: UnmatchedRefundRequest): Promise<RefundOutcome | null>;
+  /**
+   * The simulator only: a payer pays the charge's code, through the same core function a PSP's notification
+   * reaches (the payment page's test button, docs/contract/checkouts.md#payment-page). A real PSP has none.
+   */
+  simulatePayment?(chargeId: string): Promise<void>;
   /** Background tasks of the provider itself (the simulator's delayed settlements, a PSP's polling). */
   tasks?(): TaskList;
   /** Queues the provider's own periodic jobs at worker start (api-pix: the reconciliation sweep). */

@@ -1,6 +1,6 @@
 import type { Runtime } from '../../runtime.js';
 import type { PixProvider } from '../port/provider.port.js';
-import { simulatedCharges, simulatorChargeTasks } from './sim-charges.provider.js';
+import { simulatedCharges, simulatePayment, simulatorChargeTasks } from './sim-charges.provider.js';
 import { simulatedPayouts, simulatorPayoutTasks } from './sim-payouts.provider.js';
 import { simulatedUnmatched, simulatorPixTasks } from './sim-pix.provider.js';
 import { simulatorMerchantRoutes } from './sim-merchant.routes.js';
@@ -17,6 +17,7 @@ export function createSimulator(rt: Runtime): PixProvider {
     ...simulatedCharges(rt),
     ...simulatedPayouts(rt),
     ...simulatedUnmatched(rt),
+    simulatePayment: async (chargeId) => void (await simulatePayment(rt, chargeId)),
     tasks: () => ({ ...simulatorChargeTasks(rt), ...simulatorPayoutTasks(rt), ...simulatorPixTasks(rt) }),
     routes: { merchant: simulatorMerchantRoutes(rt), admin: simulatorRoutes(rt) },
   };

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { Lang, Texts } from './page-text.rules.js';
+
+/** Text for HTML: every value that came from a merchant or a payer goes through this. */
+export const esc = (value: unknown): string =>
+  String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export interface Store {
+  name: string;
+  color: string | null;
+  logoUrl: string | null;
+}
+
+const DEFAULT_COLOR = '#0b6e4f';
+
+/** Black or white text, whichever reads better on the brand colour (WCAG relative luminance). */
+function textOn(hex: string): string {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? '#111111' : '#ffffff';
+}
+
+/**
+ * The public pages' security headers (docs/contract/checkouts.md#payment-page): no inline script (the one script is a
+ * static file), the brand colour in a <style> allowed by a per-response nonce, images from Pixgate or data: URLs
+ * (the QR code), no framing, no referrer leaving with the payer, nothing cached.
+ */
+export function pageHeaders(reply: FastifyReply, nonce: string): FastifyReply {
+  return reply
+    .header('content-security-policy', `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data:; `
+      + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .type('text/html; charset=utf-8');
+}
+
+export interface PageParts {
+  lang: Lang;
+  t: Texts;
+  title: string;
+  store: Store | null;
+  body: string;
+  /** Extra <head> content (the no-script refresh, a redirect). */
+  head?: string;
+  /** The same page in the other language. */
+  langHref: string;
+}
+
+export function renderPage(reply: FastifyReply, status: number, p: PageParts): FastifyReply {
+  const nonce = randomBytes(16).toString('base64');
+  const color = p.store?.color ?? DEFAULT_COLOR;
+  const header = p.store ? `<header class="store">
+    ${p.store.logoUrl ? `<img class="logo" src="${esc(p.store.logoUrl)}" alt="${esc(p.store.name)}">` : ''}
+    <span class="store-name">${esc(p.store.name)}</span>
+  </header>` : '';
+  const html = `<!doctype html>
+<html lang="${p.t.htmlLang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${esc(p.title)}${p.store ? ` · ${esc(p.store.name)}` : ''}</title>
+<link rel="stylesheet" href="/pay/assets/pages.css">
+<style nonce="${nonce}">:root{--brand:${color};--brand-text:${textOn(color)}}</style>
+<script src="/pay/assets/pages.js" defer></script>
+${p.head ?? ''}
+</head>
+<body>
+${header}
+${p.body}
+<p id="announce" class="visually-hidden" aria-live="polite"></p>
+<footer>
+  <p>${esc(p.t.poweredBy)}</p>
+  <nav aria-label="${esc(p.t.language)}"><a href="${esc(p.langHref)}" lang="${p.lang === 'en' ? 'pt-BR' : 'en'}">${esc(p.t.otherLang)}</a></nav>
+</footer>
+</body>
+</html>`;
+  return pageHeaders(reply, nonce).code(status).send(html);
+}

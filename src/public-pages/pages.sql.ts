@@ -1,0 +1,81 @@
+import type { Executor } from '../platform/db.js';
+import type { Item } from '../checkouts/checkout.schemas.js';
+import type { CheckoutStatus } from '../checkouts/checkout.schemas.js';
+
+/** What the pay page shows, in one read: the checkout, its charge, the store and its branding, the payer's first name. */
+export interface PayPageRow {
+  id: string;
+  status: CheckoutStatus;
+  amount: number;
+  items: Item[];
+  description: string | null;
+  br_code: string;
+  qr_png: string;
+  expires_at: Date;
+  paid_at: Date | null;
+  completion_url: string | null;
+  payment_link_id: string | null;
+  first_name: string | null;
+  kyc_status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  kyc_trade_name: string | null;
+  kyc_legal_name: string | null;
+  kyc_full_name: string | null;
+  user_name: string;
+  display_name: string | null;
+  primary_color: string | null;
+  logo_id: string | null;
+}
+
+export interface BrandRow {
+  kyc_status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  kyc_trade_name: string | null;
+  kyc_legal_name: string | null;
+  kyc_full_name: string | null;
+  user_name: string;
+  display_name: string | null;
+  primary_color: string | null;
+  logo_id: string | null;
+}
+
+// Only the first word of the customer's name ever leaves the database for a public page.
+export async function selectPayPage(db: Executor, id: string): Promise<PayPageRow | undefined> {
+  const { rows } = await db.query<PayPageRow>(
+    `SELECT k.id, charge_status(c.status, c.expires_at) AS status, k.amount, k.items, c.description, c.br_code, k.qr_png,
+       c.expires_at, c.paid_at, k.completion_url, k.payment_link_id, nullif(split_part(btrim(cu.name), ' ', 1), '') AS first_name,
+       m.kyc_status, m.kyc_trade_name, m.kyc_legal_name, m.kyc_full_name, m.user_name, b.display_name, b.primary_color, b.logo_id
+     FROM checkouts k
+     JOIN charges c ON c.id = k.charge_id
+     JOIN merchants m ON m.id = k.merchant_id
+     LEFT JOIN customers cu ON cu.id = c.customer_id
+     LEFT JOIN merchant_branding b ON b.merchant_id = k.merchant_id
+     WHERE k.id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function selectBrand(db: Executor, merchantId: string): Promise<BrandRow | undefined> {
+  const { rows } = await db.query<BrandRow>(
+    `SELECT m.kyc_status, m.kyc_trade_name, m.kyc_legal_name, m.kyc_full_name, m.user_name, b.display_name, b.primary_color, b.logo_id
+     FROM merchants m LEFT JOIN merchant_branding b ON b.merchant_id = m.id WHERE m.id = $1`,
+    [merchantId],
+  );
+  return rows[0];
+}
+
+export interface PayStatusRow {
+  status: CheckoutStatus;
+  paid_at: Date | null;
+  expires_at: Date;
+  charge_id: string;
+}
+
+/** The cheap read behind GET /pay/{id}/status and every server-sent update: two primary-key lookups. */
+export async function selectPayStatus(db: Executor, id: string): Promise<PayStatusRow | undefined> {
+  const { rows } = await db.query<PayStatusRow>(
+    `SELECT charge_status(c.status, c.expires_at) AS status, c.paid_at, c.expires_at, c.id AS charge_id
+     FROM checkouts k JOIN charges c ON c.id = k.charge_id WHERE k.id = $1`,
+    [id],
+  );
+  return rows[0];
+}

@@ -1,0 +1,93 @@
+import type { Lang, Texts } from './page-text.rules.js';
+import { esc } from './page-layout.view.js';
+import { formatBrl } from './reais.rules.js';
+import type { PayPageRow } from './pages.sql.js';
+
+const spTime = new Map<Lang, Intl.DateTimeFormat>();
+function when(d: Date, lang: Lang): string {
+  let f = spTime.get(lang);
+  if (!f) spTime.set(lang, f = new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' }));
+  return f.format(d);
+}
+
+/** `completionUrl` with `checkoutId=<id>` appended to its query (docs/contract/checkouts.md#payment-page). */
+export function completionHref(completionUrl: string, checkoutId: string): string {
+  const url = new URL(completionUrl);
+  url.searchParams.append('checkoutId', checkoutId);
+  return url.toString();
+}
+
+function lines(k: PayPageRow, t: Texts): string {
+  const rows = k.items.map((i) => `<tr><td>${esc(i.name)}</td><td class="num">${i.quantity}</td><td class="num">${formatBrl(i.quantity * i.unitPrice)}</td></tr>`).join('');
+  return `<table class="lines">
+      <caption class="visually-hidden">${esc(t.order)}</caption>
+      <thead><tr><th scope="col">${esc(t.item)}</th><th scope="col" class="num">${esc(t.quantity)}</th><th scope="col" class="num">${esc(t.price)}</th></tr></thead>
+      <tbody>${rows}</tbody>
+      <tfoot><tr><th scope="row" colspan="2">${esc(t.total)}</th><td class="num total">${formatBrl(k.amount)}</td></tr></tfoot>
+    </table>`;
+}
+
+function pending(k: PayPageRow, t: Texts, lang: Lang, simulator: boolean, self: string): string {
+  const secondsLeft = Math.max(0, Math.floor((k.expires_at.getTime() - Date.now()) / 1000));
+  const hms = [Math.floor(secondsLeft / 3600), Math.floor(secondsLeft / 60) % 60, secondsLeft % 60].map((n) => String(n).padStart(2, '0')).join(':');
+  return `<section class="pay" aria-labelledby="pay-title">
+      <h2 id="pay-title">${esc(t.payHeading)}</h2>
+      <p>${esc(t.scan)}</p>
+      <img class="qr" src="${esc(k.qr_png)}" alt="${esc(t.qrAlt)}" width="240" height="240">
+      <label for="brcode">${esc(t.orCopy)}</label>
+      <textarea id="brcode" class="code" readonly rows="4" aria-label="${esc(t.codeLabel)}">${esc(k.br_code)}</textarea>
+      <button type="button" class="button copy" data-copy="brcode" data-copied="${esc(t.copied)}" hidden>${esc(t.copy)}</button>
+    </section>
+    <section class="status" aria-labelledby="status-title">
+      <h2 id="status-title" class="visually-hidden">${esc(t.statusLabel)}</h2>
+      <p class="badge waiting"><span class="dot" aria-hidden="true"></span>${esc(t.waiting)}</p>
+      <p>${esc(t.timeLeft)}: <time class="countdown" datetime="${k.expires_at.toISOString()}" data-expires-at="${k.expires_at.toISOString()}">${hms}</time></p>
+      <p class="muted">${esc(t.expiresAt(when(k.expires_at, lang)))}</p>
+      <p class="muted">${esc(t.waitingHelp)}</p>
+      <p><a class="link" href="${esc(self)}">${esc(t.checkAgain)}</a></p>
+    </section>
+    ${simulator ? `<form class="simulate" method="post" action="/pay/${esc(k.id)}/simulate${lang === 'en' ? '?lang=en' : ''}">
+      <button type="submit" class="button secondary">${esc(t.simulate)}</button>
+      <p class="muted">${esc(t.simulateHelp)}</p>
+    </form>` : ''}`;
+}
+
+function settled(k: PayPageRow, t: Texts, lang: Lang): string {
+  const done = (cls: string, title: string, help: string, extra = '') =>
+    `<section class="outcome ${cls}" aria-labelledby="outcome-title"><h2 id="outcome-title">${esc(title)}</h2><p>${esc(help)}</p>${extra}</section>`;
+  switch (k.status) {
+    case 'PAID': {
+      const href = k.completion_url ? completionHref(k.completion_url, k.id) : null;
+      return done('paid', t.paid, t.paidHelp, href
+        ? `<p><a class="button completion" href="${esc(href)}" data-auto-follow="3">${esc(t.continue)}</a></p><p class="muted">${esc(t.redirecting)}</p>` : '');
+    }
+    case 'EXPIRED':
+      return done('expired', t.expired, t.expiredHelp, k.payment_link_id
+        ? `<p><a class="button" href="/l/${esc(k.payment_link_id)}${lang === 'en' ? '?lang=en' : ''}">${esc(t.newCheckout)}</a></p>` : '');
+    case 'REFUNDED':
+      return done('refunded', t.refunded, t.refundedHelp);
+    default:
+      return done('disputed', t.disputed, t.disputedHelp);
+  }
+}
+
+/** The `<main>` of the payment page: the same markup serves the first load and the live update (pages.js swaps it). */
+export function payPageMain(k: PayPageRow, t: Texts, lang: Lang, o: { simulator: boolean; self: string }): string {
+  return `<main id="main" data-checkout="${esc(k.id)}" data-status="${k.status}" data-lang="${lang}">
+    <h1>${esc(t.payTitle)}</h1>
+    ${k.first_name ? `<p class="hello">${esc(t.hello(k.first_name))}</p>` : ''}
+    <section class="order" aria-labelledby="order-title">
+      <h2 id="order-title">${esc(t.order)}</h2>
+      ${k.description ? `<p class="muted">${esc(k.description)}</p>` : ''}
+      ${lines(k, t)}
+    </section>
+    ${k.status === 'PENDING' ? pending(k, t, lang, o.simulator, o.self) : settled(k, t, lang)}
+  </main>`;
+}
+
+/** <head> extras: without JavaScript a waiting page reloads itself; a paid one with a completion URL moves there after 3 s. */
+export function payPageHead(k: PayPageRow): string {
+  if (k.status === 'PENDING') return '<noscript><meta http-equiv="refresh" content="10"></noscript>';
+  if (k.status === 'PAID' && k.completion_url) return `<noscript><meta http-equiv="refresh" content="3;url=${esc(completionHref(k.completion_url, k.id))}"></noscript>`;
+  return '';
+}

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { expectError, pay, validTaxId } from '../charges/support.js';
+import { createCheckout } from './support.js';
+
+let t: TestContext;
+beforeAll(async () => { t = await createTestContext(); });
+afterAll(async () => { await t?.close(); });
+
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
+
+describe('the payment page', () => {
+  it('is public, strict in its headers, shows the first name only and the amounts in reais', async () => {
+    const m = await t.merchant();
+    const customer = (await t.request('POST', '/customers', { key: m.key, body: { email: 'ana@example.com', name: 'Ana Maria Souza', taxId: validTaxId(), phone: '+5511999990000' } })).body.data;
+    const k = await createCheckout(t, m, { customerId: customer.id, items: [{ name: 'Café <script>alert(1)</script>', quantity: 1, unitPrice: 123_456 }] });
+    const res = await page(`/pay/${k.id}`);
+    expect(res.statusCode).toBe(200);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    expect(res.body).not.toMatch(/<script>(?!<\/script>)/);
+    expect(res.body).toContain('Café &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(res.body).toContain('Olá, Ana!');
+    for (const secret of ['Souza', 'Maria', customer.taxId, 'ana@example.com', '999990000', customer.id]) expect(res.body).not.toContain(secret);
+    expect(res.body).toContain('R$ 1.234,56');
+    expect(res.body).toContain(k.brCode.replace(/&/g, '&amp;'));
+    expect(res.body).toContain('Simular pagamento');
+    expect(res.body).toContain('lang="pt-BR"');
+    expect((await page(`/pay/${k.id}?lang=en`)).body).toContain('Pay with PIX');
+    expect((await page(`/pay/${k.id}`, { 'accept-language': 'en-US,en;q=0.9,pt;q=0.5' })).body).toContain('lang="en"');
+    expect((await page(`/pay/${k.id}`, { 'accept-language': 'fr-FR,pt-BR;q=0.8,en;q=0.5' })).body).toContain('lang="pt-BR"');
+  });
+
+  it('unknown, malformed or hostile ids: a 404 page, and 404 NOT_FOUND from the JSON routes', async () => {
+    for (const id of ['chk_doesnotexist0000000000', 'chk_', '../etc/passwd', "chk_' OR 1=1 --", 'x'.repeat(90)]) {
+      const res = await page(`/pay/${encodeURIComponent(id)}`);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.headers['content-type']).toContain('text/html');
+    }
+    expect((await page('/pay/chk_doesnotexist00000000000/status')).json()).toMatchObject({ error: 'NOT_FOUND' });
+    expect((await page('/l/plk_doesnotexist00000000000')).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/l/plk_doesnotexist00000000000/checkouts', payload: {} })).statusCode).toBe(404);
+  });
+
+  it('GET /pay/{id}/status and the event stream follow the charge; simulate pays and returns to the page (303)', async () => {
+    const m = await t.merchant();
+    const k = await createCheckout(t, m, { completionUrl: 'https://loja.example/fim?pedido=7' });
+    expect((await page(`/pay/${k.id}/status`)).json().data).toEqual({ status: 'PENDING', paidAt: null, expiresAt: k.expiresAt });
+    const sim = await t.app.inject({ method: 'POST', url: `/pay/${k.id}/simulate`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(sim.statusCode).toBe(303);
+    expect(sim.headers.location).toBe(`/pay/${k.id}`);
+    const status = (await page(`/pay/${k.id}/status`)).json().data;
+    expect(status.status).toBe('PAID');
+    const stream = await page(`/pay/${k.id}/events`);
+    expect(stream.headers['content-type']).toContain('text/event-stream');
+    expect(stream.body).toContain(`data: ${JSON.stringify(status)}`);
+    const paid = await page(`/pay/${k.id}`);
+    expect(paid.body).toContain(`href="https://loja.example/fim?pedido=7&amp;checkoutId=${k.id}"`);
+    expect(paid.body).toContain('Pagamento confirmado');
+    await t.assertLedger();
+  });
+
+  it('a refunded checkout says its money was returned', async () => {
+    const m = await t.merchant();
+    const k = await createCheckout(t, m);
+    await pay(t, k.chargeId);
+    await t.request('POST', `/checkouts/${k.id}/refund`, { key: m.key });
+    expect((await page(`/pay/${k.id}`)).body).toContain('Pagamento devolvido');
+    await t.assertLedger();
+  });
+});
+
+describe('branding', () => {
+  it('defaults to the store name; PUT keeps left-out fields, null clears; the logo is served by Pixgate', async () => {
+    const m = await t.merchant({ kyc: { status: 'APPROVED', tradeName: 'Mercado Azul' } });
+    expect((await t.request('GET', '/me/branding', { key: m.key })).body.data).toEqual({ displayName: 'Mercado Azul', primaryColor: null, logoUrl: null });
+    const put = await t.request('PUT', '/me/branding', { key: m.key, body: { displayName: 'Azul', primaryColor: '#1A5FB4', logo: PNG } });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ displayName: 'Azul', primaryColor: '#1a5fb4' });
+    expect(put.body.data.logoUrl).toMatch(/\/pay\/logos\/logo_[0-9A-Za-z]{22}$/);
+    const logo = await page(new URL(put.body.data.logoUrl).pathname);
+    expect(logo.statusCode).toBe(200);
+    expect(logo.headers['content-type']).toBe('image/png');
+    expect(logo.rawPayload.equals(Buffer.from(PNG.split(',')[1]!, 'base64'))).toBe(true);
+    const k = await createCheckout(t, m);
+    const html = (await page(`/pay/${k.id}`)).body;
+    expect(html).toContain('--brand:#1a5fb4');
+    expect(html).toContain(`src="${new URL(put.body.data.logoUrl).pathname}"`);
+    const kept = await t.request('PUT', '/me/branding', { key: m.key, body: { primaryColor: null } });
+    expect(kept.body.data).toEqual({ displayName: 'Azul', primaryColor: null, logoUrl: put.body.data.logoUrl });
+    const cleared = await t.request('PUT', '/me/branding', { key: m.key, body: { displayName: null, logo: null } });
+    expect(cleared.body.data).toEqual({ displayName: 'Mercado Azul', primaryColor: null, logoUrl: null });
+    expect((await page(new URL(put.body.data.logoUrl).pathname)).statusCode).toBe(404);
+  });
+
+  it.each([
+    [{ primaryColor: 'blue' }, undefined],
+    [{ displayName: 'x'.repeat(61) }, undefined],
+    [{ logo: 'https://cdn.example/logo.png' }, 'logo: must be a data URL of a PNG or JPEG image'],
+    [{ logo: `data:image/png;base64,${Buffer.from('GIF89a').toString('base64')}` }, 'logo: is not a PNG image'],
+    [{ logo: `data:image/jpeg;base64,${Buffer.alloc(102_401, 0xff).toString('base64')}` }, undefined],
+  ])('refuses %#', async (body, message) => {
+    const m = await t.merchant();
+    expectError(await t.request('PUT', '/me/branding', { key: m.key, body }), 400, 'VALIDATION_ERROR', message);
+  });
+
+  it('OWNER and DEVELOPER change it; FINANCE and VIEWER read it only', async () => {
+    const m = await t.merchant();
+    for (const role of ['OWNER', 'DEVELOPER']) {
+      const u = await t.user(m.id, role);
+      expect((await t.request('PUT', '/me/branding', { key: u.token, body: { displayName: role } })).status).toBe(200);
+    }
+    for (const role of ['FINANCE', 'VIEWER']) {
+      const u = await t.user(m.id, role);
+      expectError(await t.request('PUT', '/me/branding', { key: u.token, body: { displayName: role } }), 403, 'FORBIDDEN');
+      expect((await t.request('GET', '/me/branding', { key: u.token })).body.data.displayName).toBe('DEVELOPER');
+    }
+  });
+});
