@@ -1,4 +1,4 @@
-import { checkoutEventsOf } from '../checkouts/checkout.view.js';
+import { checkoutEventsOf } from '../checkouts/object/checkout.view.js';
 import { emitEvents } from '../events/event.sql.js';
 import { withTransaction, type TransactionHook } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { requirePermission } from '../auth/permission.rules.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
-import { CheckoutCreateBody, CheckoutDetailSchema, CheckoutListQuery, CheckoutParams, CheckoutSchema } from './checkout.schemas.js';
+import { CheckoutCreateBody, CheckoutListQuery, CheckoutParams } from './checkout.schemas.js';
+import { CheckoutDetailSchema, CheckoutSchema } from './object/checkout.schemas.js';
 import { createCheckout, getCheckout, listCheckouts, refundCheckout } from './checkout.service.js';
 
 const tags = ['checkouts'];

@@ -1,5 +1,5 @@
 import { validationError } from '../platform/errors.js';
-import type { Item } from './checkout.schemas.js';
+import type { Item } from './object/checkout.schemas.js';
 
 /** The charge bounds every amount obeys (docs/contract/charges.md#charges), before the merchant's own tickets. */
 export const MIN_AMOUNT = 100;

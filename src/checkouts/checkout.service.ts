@@ -9,9 +9,10 @@ import { keysetPage, type Page, type PageRequest } from '../platform/pagination.
 import { refundIn } from '../refunds/refund.service.js';
 import type { Runtime } from '../runtime.js';
 import { cartAmount, checkMetadata, checkPageUrl } from './checkout.rules.js';
-import type { Checkout, CheckoutCreate, CheckoutListFilters } from './checkout.schemas.js';
-import { insertCheckout, listCheckoutsQuery, selectCheckoutChargeId, type CheckoutViewRow } from './checkout.sql.js';
-import { loadCheckout, payPageUrl, toCheckout } from './checkout.view.js';
+import type { CheckoutCreate, CheckoutListFilters } from './checkout.schemas.js';
+import type { Checkout } from './object/checkout.schemas.js';
+import { insertCheckout, listCheckoutsQuery, selectCheckoutChargeId, type CheckoutViewRow } from './object/checkout.sql.js';
+import { loadCheckout, payPageUrl, toCheckout } from './object/checkout.view.js';
 
 const DEFAULT_EXPIRES_IN = 86_400;
 

@@ -1,6 +1,6 @@
 import { lockCharge, setChargeStatus } from '../charges/charge.sql.js';
 import { loadCharge } from '../charges/charge.view.js';
-import { checkoutEventsOf } from '../checkouts/checkout.view.js';
+import { checkoutEventsOf } from '../checkouts/object/checkout.view.js';
 import { emitEvents } from '../events/event.sql.js';
 import { lockBalance } from '../ledger/ledger.js';
 import { withTransaction } from '../platform/db.js';

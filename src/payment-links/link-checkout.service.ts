@@ -1,5 +1,5 @@
 import { createCheckout } from '../checkouts/checkout.service.js';
-import type { Checkout, Item } from '../checkouts/checkout.schemas.js';
+import type { Checkout, Item } from '../checkouts/object/checkout.schemas.js';
 import { cartAmount } from '../checkouts/checkout.rules.js';
 import { insertCustomer, selectPayerCustomer } from '../customers/customer.sql.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ChargeCreateBody } from '../charges/charge.schemas.js';
-import { Items, ItemSchema, PageUrl } from '../checkouts/checkout.schemas.js';
+import { PageUrl } from '../checkouts/checkout.schemas.js';
+import { Items, ItemSchema } from '../checkouts/object/checkout.schemas.js';
 import { Nullable, StringEnum, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
 

@@ -1,5 +1,5 @@
 import type { Executor, Tx } from '../platform/db.js';
-import type { Item } from '../checkouts/checkout.schemas.js';
+import type { Item } from '../checkouts/object/checkout.schemas.js';
 import type { SplitEntry } from '../charges/charge.schemas.js';
 import type { CustomerField } from './payment-link.schemas.js';
 

@@ -1,6 +1,5 @@
 import type { Executor } from '../platform/db.js';
-import type { Item } from '../checkouts/checkout.schemas.js';
-import type { CheckoutStatus } from '../checkouts/checkout.schemas.js';
+import type { CheckoutStatus, Item } from '../checkouts/object/checkout.schemas.js';
 
 /** What the pay page shows, in one read: the checkout, its charge, the store and its branding, the payer's first name. */
 export interface PayPageRow {

@@ -1,7 +1,7 @@
 import { lockCharge, selectSplits, setChargeStatus } from '../charges/charge.sql.js';
 import type { Charge } from '../charges/charge.schemas.js';
 import { loadCharge } from '../charges/charge.view.js';
-import { checkoutEventsOf } from '../checkouts/checkout.view.js';
+import { checkoutEventsOf } from '../checkouts/object/checkout.view.js';
 import { emitEvents } from '../events/event.sql.js';
 import { withTransaction } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';

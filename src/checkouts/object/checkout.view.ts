@@ -1,6 +1,5 @@
-import type { Charge } from '../charges/charge.schemas.js';
-import type { NewEvent } from '../events/event.sql.js';
-import type { Executor, Tx } from '../platform/db.js';
+import type { NewEvent } from '../../events/event.sql.js';
+import type { Executor, Tx } from '../../platform/db.js';
 import type { Checkout } from './checkout.schemas.js';
 import { selectCheckoutView, type CheckoutViewRow } from './checkout.sql.js';
 
@@ -48,7 +47,9 @@ export async function loadCheckout(db: Executor, publicUrl: string, id: string, 
  * the charge's own event) that paid or refunded it; none, and no read, for a charge without a checkout
  * (docs/contract/checkouts.md#checkout-events). `data` is the checkout as GET /checkouts/{id} shows it.
  */
-export async function checkoutEventsOf(tx: Tx, publicUrl: string, charge: Charge, type: 'CHECKOUT_PAID' | 'CHECKOUT_REFUNDED'): Promise<NewEvent[]> {
+export async function checkoutEventsOf(
+  tx: Tx, publicUrl: string, charge: { checkoutId: string | null }, type: 'CHECKOUT_PAID' | 'CHECKOUT_REFUNDED',
+): Promise<NewEvent[]> {
   if (!charge.checkoutId) return [];
   const found = (await loadCheckout(tx, publicUrl, charge.checkoutId))!;
   return [{ merchantId: found.merchantId, type, data: found.checkout }];

@@ -1,4 +1,4 @@
-import type { Executor, Tx } from '../platform/db.js';
+import type { Executor, Tx } from '../../platform/db.js';
 import type { CheckoutStatus, Item } from './checkout.schemas.js';
 
 /** Everything the API shows of a checkout: its row, and its charge's status, code, times and customer. */
