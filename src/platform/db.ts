@@ -110,3 +110,6 @@ export function isRetryable(err: unknown): boolean {
 
 export const isUniqueViolation = (err: unknown, constraint?: string): boolean =>
   (err as { code?: string })?.code === '23505' && (!constraint || (err as { constraint?: string }).constraint === constraint);
+
+/** Whether the database answers a query now (/health). */
+export const databaseAnswers = (pool: pg.Pool): Promise<boolean> => pool.query('SELECT 1').then(() => true, () => false);
