@@ -4,9 +4,10 @@ import { requirePermission } from '../auth/permission.rules.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
 import {
-  CreatedWithdrawal, CreateWithdrawalBody, ListWithdrawalsQuery, Withdrawal, WithdrawalIdParams, WithdrawalListItem,
+  CreatedWithdrawal, CreateWithdrawalBody, ListWithdrawalsQuery, Withdrawal, WithdrawalIdParams, WithdrawalListItem, WithdrawalQuote,
+  WithdrawalQuoteQuery,
 } from './withdrawal.schemas.js';
-import { createWithdrawal, getWithdrawal, listWithdrawals } from './withdrawal.service.js';
+import { createWithdrawal, getWithdrawal, listWithdrawals, quoteWithdrawal } from './withdrawal.service.js';
 import { toListItemView, toWithdrawalView } from './withdrawal.view.js';
 
 const tags = ['withdrawals'];
@@ -30,6 +31,10 @@ export function withdrawalRoutes(rt: Runtime) {
       const page = await listWithdrawals(rt, req.auth!.merchant.id, req.query);
       return { ...ok(page.items.map(toListItemView)), pagination: page.pagination };
     });
+
+    app.get('/withdrawals/quote', {
+      schema: { tags, querystring: WithdrawalQuoteQuery, response: { 200: Envelope(WithdrawalQuote), ...errorResponses } },
+    }, async (req) => ok(await quoteWithdrawal(rt, req.auth!.merchant, req.query.amount)));
 
     app.get('/withdrawals/:id', {
       schema: { tags, params: WithdrawalIdParams, response: { 200: Envelope(Withdrawal), ...errorResponses } },

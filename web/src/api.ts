@@ -77,6 +77,7 @@ export type Charge = Data<'/transparents/check', 'get'>;
 export type ChargeListItem = Item<Data<'/transparents/list', 'get'>>;
 export type Customer = Item<Data<'/customers', 'get'>>;
 export type Withdrawal = Data<'/withdrawals/{id}', 'get'>;
+export type WithdrawalQuote = Data<'/withdrawals/quote', 'get'>;
 export type WebhookEndpoint = Data<'/webhooks/{id}', 'get'>;
 export type CreatedEndpoint = Data<'/webhooks', 'post'>;
 export type Delivery = Item<Data<'/webhooks/{id}/deliveries', 'get'>>;
