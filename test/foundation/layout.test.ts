@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
@@ -53,4 +53,25 @@ it('finds SQL where it looks (the check can fail)', () => {
   expect(STATEMENT.test("SELECT pg_advisory_xact_lock($1)")).toBe(true);
   expect(STATEMENT.test('UPDATE idempotency_keys SET status_code = $4')).toBe(true);
   expect(STATEMENT.test('Select a role')).toBe(false);
+});
+
+/** Every folder of src/ (and web/src, migrations/) has a README whose table has the same rows. */
+const README_ROWS = ['What belongs here', 'Entry points', 'Rules', 'Docs'];
+const folders = [...new Set([...sources, ...files('migrations')].map((f) => relative(ROOT, join(ROOT, f, '..'))))]
+  .filter((d) => d !== 'src').concat('web/src');
+
+it('every folder has a README with the table: what belongs here, entry points, rules, docs', () => {
+  const missing: string[] = [];
+  for (const dir of folders) {
+    let text = '';
+    try {
+      text = readFileSync(join(ROOT, dir, 'README.md'), 'utf8');
+    } catch {
+      missing.push(`${dir}: no README.md`);
+      continue;
+    }
+    const rows = [...text.matchAll(/^\| \*\*([^*|]+)\*\* \|/gm)].map((m) => m[1]!.trim());
+    if (rows.join('/') !== README_ROWS.join('/')) missing.push(`${dir}: table rows ${JSON.stringify(rows)}`);
+  }
+  expect(missing).toEqual([]);
 });
