@@ -64,9 +64,6 @@ type Json<R> = R extends { content: { 'application/json': infer T } } ? T : neve
 type Success<O> = O extends { responses: infer R } ? Json<R extends { 200: infer A } ? A : R extends { 201: infer A } ? A : never> : never;
 /** The `data` of a route's success answer. */
 export type Data<P extends keyof paths, M extends keyof paths[P]> = Success<paths[P][M]> extends { data: infer D } ? D : never;
-/** The JSON body a route takes. */
-export type Body<P extends keyof paths, M extends keyof paths[P]> =
-  paths[P][M] extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
 type Item<T> = T extends ReadonlyArray<infer I> ? I : never;
 
 export type User = Data<'/me/users/{id}', 'patch'>;
@@ -84,7 +81,6 @@ export type Delivery = Item<Data<'/webhooks/{id}/deliveries', 'get'>>;
 export type ApiKey = Item<Data<'/me/api-keys', 'get'>>;
 export type IssuedApiKey = Data<'/me/api-keys', 'post'>;
 export type EventItem = Item<Data<'/events', 'get'>>;
-export type EventDetail = Data<'/events/{id}', 'get'>;
 export type StatementLine = Item<Data<'/me/statement', 'get'>>;
 export type DailyLine = Item<Data<'/me/statement/daily', 'get'>>;
 export type LoginAnswer = Data<'/auth/login', 'post'>;
