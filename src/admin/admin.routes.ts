@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -15,32 +16,33 @@ const security = [{ adminToken: [] }];
 
 /** Operator API (docs/contract/operator.md#operator-api), behind ADMIN_TOKEN; the CLI calls the same services. */
 export function adminRoutes(pool: pg.Pool, cursors: Cursors) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/merchants', {
       schema: { tags, security, body: MerchantCreateBody, response: { 201: Envelope(MerchantSchema), ...errorResponses } },
-    }, async (req, reply) => reply.code(201).send(ok(await createMerchant(pool, req.body as never))));
+    }, async (req, reply) => reply.code(201).send(ok(await createMerchant(pool, req.body))));
 
     app.get('/merchants', {
       schema: { tags, security, querystring: Type.Object(PageQuery), response: { 200: ListEnvelope(MerchantSchema), ...errorResponses } },
     }, async (req) => {
-      const page = await listMerchants(pool, cursors, req.query as never);
+      const page = await listMerchants(pool, cursors, req.query);
       return { ...ok(page.items), pagination: page.pagination };
     });
 
     app.get('/merchants/:id', {
       schema: { tags, security, params: IdParams, response: { 200: Envelope(MerchantSchema), ...errorResponses } },
-    }, async (req) => ok(await getMerchant(pool, (req.params as { id: string }).id)));
+    }, async (req) => ok(await getMerchant(pool, req.params.id)));
 
     app.patch('/merchants/:id', {
       schema: { tags, security, params: IdParams, body: MerchantPatchBody, response: { 200: Envelope(MerchantSchema), ...errorResponses } },
-    }, async (req) => ok(await patchMerchant(pool, (req.params as { id: string }).id, req.body as never)));
+    }, async (req) => ok(await patchMerchant(pool, req.params.id, req.body)));
 
     app.post('/merchants/:id/api-keys', {
       schema: { tags, security, params: IdParams, response: { 201: Envelope(IssuedKey), ...errorResponses } },
-    }, async (req, reply) => reply.code(201).send(ok(await issueApiKey(pool, (req.params as { id: string }).id))));
+    }, async (req, reply) => reply.code(201).send(ok(await issueApiKey(pool, req.params.id))));
 
     app.delete('/api-keys/:id', {
       schema: { tags, security, params: IdParams, response: { 200: Envelope(RevokedKey), ...errorResponses } },
-    }, async (req) => ok(await revokeApiKey(pool, (req.params as { id: string }).id)));
+    }, async (req) => ok(await revokeApiKey(pool, req.params.id)));
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { issueApiKey } from '../auth/api-key.service.js';
-import { countMerchants } from '../merchants/merchant.sql.js';
+import { countMerchants, lockTransactionWide } from '../merchants/merchant.sql.js';
 import { insertNewMerchant } from '../merchants/merchant.service.js';
 import { withTransaction } from '../platform/db.js';
 import { newId, randomBase62 } from '../platform/ids.js';
@@ -29,7 +29,7 @@ export async function seedDemoMerchant(pool: pg.Pool): Promise<SeededDemo | null
   const passwordHash = await hashPassword(password);
   // One transaction: the merchant never exists without its key and owner, and concurrent first starts queue on the lock.
   return withTransaction(pool, async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK]);
+    await lockTransactionWide(tx, SEED_LOCK);
     if ((await countMerchants(tx)) > 0) return null;
     const merchant = await insertNewMerchant(tx, {
       userName: 'demo',

@@ -1,4 +1,4 @@
-import type { Static } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { requirePermission } from '../auth/permission.rules.js';
 import type { Runtime } from '../runtime.js';
@@ -12,25 +12,26 @@ const tags = ['charges'];
 
 /** The transparent checkout (docs/contract/charges.md#charges). Its refund route lives with refunds (src/refunds/refund.routes.ts). */
 export function chargeRoutes(rt: Runtime) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/transparents/create', {
       onRequest: requirePermission('operate'),
       schema: { tags, body: ChargeCreateBody, response: { 201: Envelope(ChargeCreatedSchema), ...errorResponses } },
       config: { successStatus: 201 },
     }, async (req, reply) => {
-      const charge = await createCharge(rt, req.auth!.merchant, req.body as Static<typeof ChargeCreateBody>, req.idempotency);
+      const charge = await createCharge(rt, req.auth!.merchant, req.body, req.idempotency);
       return reply.code(201).send(ok(charge));
     });
 
     app.get('/transparents/list', {
       schema: { tags, querystring: ChargeListQuery, response: { 200: ListEnvelope(ChargeListItemSchema), ...errorResponses } },
     }, async (req) => {
-      const page = await listCharges(rt, req.auth!.merchant.id, req.query as Static<typeof ChargeListQuery>);
+      const page = await listCharges(rt, req.auth!.merchant.id, req.query);
       return { ...ok(page.items), pagination: page.pagination };
     });
 
     app.get('/transparents/check', {
       schema: { tags, querystring: ChargeIdQuery, response: { 200: Envelope(ChargeCheckSchema), ...errorResponses } },
-    }, async (req) => ok(await checkCharge(rt.pool, req.auth!.merchant.id, (req.query as Static<typeof ChargeIdQuery>).id)));
+    }, async (req) => ok(await checkCharge(rt.pool, req.auth!.merchant.id, req.query.id)));
   };
 }

@@ -10,7 +10,7 @@ import { keysetPage, type Page, type PageRequest } from '../platform/pagination.
 import type { Runtime } from '../runtime.js';
 import type { Charge, ChargeCreate, ChargeListFilters, ChargeWithImage } from './charge.schemas.js';
 import { assertCanCharge, chargeFee, checkTicket, netAmount, resolveSplit } from './charge.rules.js';
-import { CHARGE_EVENT_FIRST_PARAM, insertCharge, type NewCharge } from './charge.sql.js';
+import { insertCharge, type NewCharge } from './charge.sql.js';
 import { listChargesQuery, type ChargeViewRow } from './charge-view.sql.js';
 import { insertedChargeView, loadCharge, toCharge, withImage } from './charge.view.js';
 
@@ -66,7 +66,7 @@ export async function createCharge<T>(
       created_at: new Date(0), expires_at: new Date(0), paid_at: null, end2end_id: null,
     }, split, customer);
     const event = eventCtes([{ merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(pending, { phone: true }) }],
-      CHARGE_EVENT_FIRST_PARAM, { from: 'charge c', times: { createdAt: 'c.created_at', expiresAt: 'c.expires_at' } });
+      { from: 'charge c', times: { createdAt: 'c.created_at', expiresAt: 'c.expires_at' } });
     const write = async (db: Executor): Promise<ChargeWithImage> => {
       // Read again FOR SHARE: a delete that committed during the call means no charge; one arriving now
       // waits for this commit. Customers are never edited, so the row read before the call is still right.

@@ -1,4 +1,4 @@
-import type { Executor, Tx } from '../platform/db.js';
+import { SqlParams, type Executor, type Tx } from '../platform/db.js';
 import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
 import type { ChargeViewRow } from './charge-view.sql.js';
 
@@ -38,33 +38,32 @@ export type NewCharge = Pick<ChargeRow,
 export type InsertedCharge = Pick<ChargeViewRow,
   'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'checkout_id' | 'expires_at' | 'paid_at' | 'end2end_id' | 'fee' | 'net_amount'>;
 
-/** The first parameter number insertCharge leaves to its event. */
-export const CHARGE_EVENT_FIRST_PARAM = 16;
-
 /**
  * A charge, its split entries and its CHARGE_CREATED event (`event`: event.sql.ts eventCtes over the
- * `charge` CTE, its parameters numbered from CHARGE_EVENT_FIRST_PARAM) in one statement — atomic on
- * its own, so a create without a customer to lock needs no BEGIN and COMMIT. Returns the row as the
- * view reads it, so that creation needs no second read (charge.view.ts).
+ * `charge` CTE) in one statement — atomic on its own, so a create without a customer to lock needs no
+ * BEGIN and COMMIT. Returns the row as the view reads it, so that creation needs no second read (charge.view.ts).
  */
-export async function insertCharge(db: Executor, c: NewCharge, split: SplitEntry[], event: { sql: string; params: unknown[] }): Promise<InsertedCharge> {
+export async function insertCharge(
+  db: Executor, c: NewCharge, split: SplitEntry[], event: { render(params: SqlParams): string },
+): Promise<InsertedCharge> {
+  const p = new SqlParams();
+  const id = p.add(c.id);
+  const merchant = p.add(c.merchant_id);
   const { rows } = await db.query<InsertedCharge>(
     `WITH charge AS (
        INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at, checkout_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now_ms() + make_interval(secs => $10), $15)
+       VALUES (${id}, ${merchant}, ${p.add(c.customer_id)}, ${p.add(c.amount)}, ${p.add(c.txid)}, ${p.add(c.br_code)}, ${p.add(c.description)},
+         ${p.add(c.fee)}, ${p.add(c.net_amount)}, now_ms() + make_interval(secs => ${p.add(c.expires_in)}), ${p.add(c.checkout_id)})
        RETURNING id, created_at, amount, charge_status(status, expires_at) AS status, txid, br_code, description, checkout_id,
          expires_at, paid_at, end2end_id, fee, net_amount),
      splits AS (
        INSERT INTO charge_splits (charge_id, merchant_id, position, recipient_id, mode, value, amount)
-       SELECT $1, $2, s.ord - 1, s.recipient, s.mode, s.value, s.amount
-       FROM unnest($11::text[], $12::text[], $13::bigint[], $14::bigint[]) WITH ORDINALITY AS s(recipient, mode, value, amount, ord)),
-     ${event.sql}
+       SELECT ${id}, ${merchant}, s.ord - 1, s.recipient, s.mode, s.value, s.amount
+       FROM unnest(${p.add(split.map((s) => s.merchantId))}::text[], ${p.add(split.map((s) => s.mode))}::text[],
+         ${p.add(split.map((s) => s.value))}::bigint[], ${p.add(split.map((s) => s.amount))}::bigint[]) WITH ORDINALITY AS s(recipient, mode, value, amount, ord)),
+     ${event.render(p)}
      SELECT charge.*, (SELECT count(*) FROM fanout) AS deliveries FROM charge`,
-    [
-      c.id, c.merchant_id, c.customer_id, c.amount, c.txid, c.br_code, c.description, c.fee, c.net_amount, c.expires_in,
-      split.map((s) => s.merchantId), split.map((s) => s.mode), split.map((s) => s.value), split.map((s) => s.amount),
-      c.checkout_id, ...event.params,
-    ],
+    p.values,
   );
   return rows[0]!;
 }

@@ -163,7 +163,7 @@ function toCents(amount: bigint): number {
 /**
  * The amount of a payment made on day `d` (São Paulo date) and its parts, each floored to the cent on its
  * own; null when `d` is after the last day to pay. Terms are those that passed `checkDueDateTerms`
- * (due-date.validation.ts), and `d` a day from the charge's creation on.
+ * (due-date-check.rules.ts), and `d` a day from the charge's creation on.
  */
 export function amountDue(terms: DueDateTerms, d: CivilDate): AmountDue | null {
   const p = duePartsOn(terms, d);

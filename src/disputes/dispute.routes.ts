@@ -1,4 +1,5 @@
-import { Type, type Static } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { Envelope, errorResponses, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
@@ -16,13 +17,14 @@ const DisputeAnswer = { 200: Envelope(DisputeSchema), ...errorResponses };
  * dispute controls, through the same service.
  */
 export function adminDisputeRoutes(rt: Runtime) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/charges/:id/disputes', { schema: { tags, security, params: IdParams, response: DisputeAnswer } }, async (req) =>
-      ok(await openDispute(rt, { chargeId: (req.params as Static<typeof IdParams>).id })));
+      ok(await openDispute(rt, { chargeId: req.params.id })));
 
     app.post('/disputes/:id/resolve', {
       schema: { tags, security, params: IdParams, body: DisputeResolveBody, response: DisputeAnswer },
     }, async (req) =>
-      ok(await resolveDispute(rt, (req.params as Static<typeof IdParams>).id, (req.body as Static<typeof DisputeResolveBody>).outcome)));
+      ok(await resolveDispute(rt, req.params.id, req.body.outcome)));
   };
 }

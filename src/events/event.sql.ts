@@ -1,4 +1,4 @@
-import type { Executor, Tx } from '../platform/db.js';
+import { SqlParams, type Executor, type Tx } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 import { callbackUrlKey, firstAttemptsOf, targetsOf, waitingColumns } from './event-fanout.sql.js';
 import type { EventType } from './event.schemas.js';
@@ -43,28 +43,28 @@ function jsonAround(data: unknown, times: Record<string, string>): { parts: stri
 
 /**
  * CTEs, among them `event` (the INSERT of `events`, in order) and `fanout` (their webhook deliveries), to put in
- * a statement whose parameters so far are $1..$(first−1); the query must read `fanout` for the
- * deliveries to be queued. `times` (field → SQL expression over `from`) leaves timestamp fields of
- * `data` to SQL. Each delivery body is serialised once, here, so every attempt sends the same bytes and
- * `data` keeps its API key order; its createdAt is the transaction's own clock (now_ms(), as every other
- * row of the state change carries it).
+ * a statement; the query must read `fanout` for the deliveries to be queued. `render` adds their parameters
+ * to the statement's after those it already has. `times` (field → SQL expression over `from`) leaves timestamp
+ * fields of `data` to SQL. Each delivery body is serialised once, here, so every attempt sends the same bytes
+ * and `data` keeps its API key order; its createdAt is the transaction's own clock (now_ms(), as every other
+ * row of the state change carries it). The ids are drawn once, so a retried transaction records the same events.
  */
 export function eventCtes(
-  events: NewEvent[], first: number, o: { times?: Record<string, string>; from?: string } = {},
-): { sql: string; params: unknown[]; ids: string[] } {
-  const params: unknown[] = [];
-  const p = (value: unknown) => `$${first + params.push(value) - 1}`;
+  events: NewEvent[], o: { times?: Record<string, string>; from?: string } = {},
+): { ids: string[]; render(params: SqlParams): string } {
   const ids = events.map(() => newId('evt'));
-  const rows = events.map((event, n) => {
-    const { parts, exprs } = jsonAround(event.data, o.times ?? {});
-    const data = parts.map((part, i) => `${p(part)}::text${i < exprs.length ? ` || ${isoSql(exprs[i]!)}` : ''}`).join(' || ');
-    const head = `${JSON.stringify({ id: ids[n], event: event.type }).slice(0, -1)},"createdAt":"`;
-    const callbackUrl = event.callbackUrl ? callbackUrlKey(event.callbackUrl) : null;
-    return `SELECT ${n} AS n, ${p(ids[n])}::text AS id, ${p(event.merchantId)}::text AS merchant_id, ${p(event.type)}::text AS type,
-         ${p(callbackUrl)}::text AS callback_url, ${p(head)}::text AS head, ${data} AS data${o.from ? ` FROM ${o.from}` : ''}`;
-  });
-  // event_to is read twice (the counts and the fan-out), so it is computed once and both see the same endpoints.
-  const sql = `event_in AS (${rows.join('\n       UNION ALL ')}),
+  const render = (params: SqlParams): string => {
+    const p = (value: unknown) => params.add(value);
+    const rows = events.map((event, n) => {
+      const { parts, exprs } = jsonAround(event.data, o.times ?? {});
+      const data = parts.map((part, i) => `${p(part)}::text${i < exprs.length ? ` || ${isoSql(exprs[i]!)}` : ''}`).join(' || ');
+      const head = `${JSON.stringify({ id: ids[n], event: event.type }).slice(0, -1)},"createdAt":"`;
+      const callbackUrl = event.callbackUrl ? callbackUrlKey(event.callbackUrl) : null;
+      return `SELECT ${n} AS n, ${p(ids[n])}::text AS id, ${p(event.merchantId)}::text AS merchant_id, ${p(event.type)}::text AS type,
+           ${p(callbackUrl)}::text AS callback_url, ${p(head)}::text AS head, ${data} AS data${o.from ? ` FROM ${o.from}` : ''}`;
+    });
+    // event_to is read twice (the counts and the fan-out), so it is computed once and both see the same endpoints.
+    return `event_in AS (${rows.join('\n       UNION ALL ')}),
      event_to AS (${targetsOf('event_in')}),
      event AS (
        INSERT INTO events (id, merchant_id, type, data, callback_url, body, pending)
@@ -76,7 +76,8 @@ export function eventCtes(
        INSERT INTO event_endpoints (event_id, endpoint_id, merchant_id, event_created_at, due_at, due_attempt)
        SELECT t.event_id, t.endpoint_id, t.merchant_id, e.created_at, ${waitingColumns('t.slow')} FROM event_to t JOIN event e ON e.id = t.event_id),
      fanout AS (${firstAttemptsOf('event_to')})`;
-  return { sql, params, ids };
+  };
+  return { ids, render };
 }
 
 /**
@@ -84,8 +85,9 @@ export function eventCtes(
  * only if the change committed; their webhook deliveries fan out in the same statement.
  */
 export async function emitEvents(tx: Tx, events: NewEvent[]): Promise<string[]> {
-  const { sql, params, ids } = eventCtes(events, 1);
-  await tx.query(`WITH ${sql} SELECT count(*) FROM fanout`, params);
+  const { ids, render } = eventCtes(events);
+  const params = new SqlParams();
+  await tx.query(`WITH ${render(params)} SELECT count(*) FROM fanout`, params.values);
   return ids;
 }
 

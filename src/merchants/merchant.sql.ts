@@ -73,3 +73,8 @@ export async function countMerchants(db: Executor): Promise<number> {
 }
 
 export const LIST_MERCHANTS_SQL = 'SELECT * FROM merchants WHERE true';
+
+/** An advisory lock held until the transaction ends: concurrent first starts queue on it (the demo seed). */
+export async function lockTransactionWide(tx: Executor, lockId: number): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [lockId]);
+}

@@ -110,3 +110,18 @@ export function isRetryable(err: unknown): boolean {
 
 export const isUniqueViolation = (err: unknown, constraint?: string): boolean =>
   (err as { code?: string })?.code === '23505' && (!constraint || (err as { constraint?: string }).constraint === constraint);
+
+/** Whether the database answers a query now (/health). */
+export const databaseAnswers = (pool: pg.Pool): Promise<boolean> => pool.query('SELECT 1').then(() => true, () => false);
+
+/**
+ * A statement's parameters, numbered as they are added, so no caller counts placeholders: each
+ * `add(value)` answers the next `$n`, and `values` go with the text in that order.
+ */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    return `$${this.values.push(value)}`;
+  }
+}

@@ -1,5 +1,5 @@
-// The URL rules at registration (POST /webhooks, and a withdrawal's clientCallbackUrl): decisions
-// parts 9 and 14. Delivery checks the DNS answer again every time (webhook.client.ts).
+// The URL rules at registration (POST /webhooks, and a withdrawal's clientCallbackUrl):
+// docs/contract/webhooks.md#webhook-urls. Delivery checks the DNS answer again every time (webhook.client.ts).
 import { validationError } from '../platform/errors.js';
 import { normalizeWebhookUrl, resolvePublicTarget, TargetRefusedError, type Resolver } from './webhook-url.rules.js';
 

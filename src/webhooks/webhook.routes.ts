@@ -1,8 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { requirePermission } from '../auth/permission.rules.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
-import type { PageRequest } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
 import {
   CreatedEndpointSchema, CreateEndpointBody, DeliverySchema, EndpointSchema, IdParams, ListQuery,
@@ -12,11 +12,11 @@ import {
 } from './webhook.service.js';
 
 const tags = ['webhooks'];
-type Id = { id: string };
 
 /** docs/contract/webhooks.md#webhook-endpoints */
 export function webhookRoutes(rt: Runtime) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/webhooks', {
       onRequest: requirePermission('developer'),
       schema: { tags, body: CreateEndpointBody, response: { 201: Envelope(CreatedEndpointSchema), ...errorResponses } },
@@ -32,33 +32,33 @@ export function webhookRoutes(rt: Runtime) {
         },
       },
     }, async (req, reply) => {
-      const created = await createEndpoint(rt, req.auth!.merchant.id, req.body as CreateEndpointBody, req.idempotency);
+      const created = await createEndpoint(rt, req.auth!.merchant.id, req.body, req.idempotency);
       return reply.code(201).send(ok(created));
     });
 
     app.get('/webhooks', {
       schema: { tags, querystring: ListQuery, response: { 200: ListEnvelope(EndpointSchema), ...errorResponses } },
     }, async (req) => {
-      const page = await listEndpoints(rt, req.auth!.merchant.id, req.query as PageRequest);
+      const page = await listEndpoints(rt, req.auth!.merchant.id, req.query);
       return { ...ok(page.items), pagination: page.pagination };
     });
 
     app.get('/webhooks/:id', {
       schema: { tags, params: IdParams, response: { 200: Envelope(EndpointSchema), ...errorResponses } },
-    }, async (req) => ok(await getEndpoint(rt, req.auth!.merchant.id, (req.params as Id).id)));
+    }, async (req) => ok(await getEndpoint(rt, req.auth!.merchant.id, req.params.id)));
 
     app.delete('/webhooks/:id', {
       onRequest: requirePermission('developer'),
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()), ...errorResponses } },
     }, async (req) => {
-      await deleteEndpoint(rt, req.auth!.merchant.id, (req.params as Id).id);
+      await deleteEndpoint(rt, req.auth!.merchant.id, req.params.id);
       return ok(null);
     });
 
     app.get('/webhooks/:id/deliveries', {
       schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ListEnvelope(DeliverySchema), ...errorResponses } },
     }, async (req) => {
-      const page = await listDeliveries(rt, req.auth!.merchant.id, (req.params as Id).id, req.query as PageRequest);
+      const page = await listDeliveries(rt, req.auth!.merchant.id, req.params.id, req.query);
       return { ...ok(page.items), pagination: page.pagination };
     });
   };

@@ -22,6 +22,16 @@ export const CreateWithdrawalBody = Type.Object({
 });
 export type CreateWithdrawalInput = Static<typeof CreateWithdrawalBody>;
 
+/** GET /withdrawals/quote?amount=: what a withdrawal of that amount would cost, before asking for it. */
+export const WithdrawalQuoteQuery = Type.Object({ amount: CreateWithdrawalBody.properties.amount });
+export const WithdrawalQuote = Type.Object({
+  amount: Type.Integer(),
+  fee: Type.Integer({ description: 'Cents debited on top of the amount.' }),
+  total: Type.Integer({ description: 'amount + fee: what leaves the available balance.' }),
+  available: Type.Integer({ description: 'The available balance now; a request for more than it is INSUFFICIENT_BALANCE.' }),
+});
+export type WithdrawalQuoteView = Static<typeof WithdrawalQuote>;
+
 export const ListWithdrawalsQuery = Type.Object({ status: Type.Optional(Status), ...PageQuery });
 export type ListWithdrawalsInput = Static<typeof ListWithdrawalsQuery>;
 

@@ -1,3 +1,4 @@
+import { getBalance } from '../ledger/ledger.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { validatePixKey } from '../pix/index.js';
 import { isUniqueViolation, withTransaction, type TransactionHook } from '../platform/db.js';
@@ -10,7 +11,8 @@ import { upsertCallbackEndpoint } from '../webhooks/callback-endpoint.service.js
 import { registrableUrl } from '../webhooks/registrable-url.rules.js';
 import { reserveWithdrawal } from './withdrawal.ledger.js';
 import { processJob } from './withdrawal-processing.service.js';
-import type { CreatedWithdrawalView, CreateWithdrawalInput, ListWithdrawalsInput } from './withdrawal.schemas.js';
+import { withdrawalFee } from './withdrawal.rules.js';
+import type { CreatedWithdrawalView, CreateWithdrawalInput, ListWithdrawalsInput, WithdrawalQuoteView } from './withdrawal.schemas.js';
 import {
   hasWithdrawalInProgress, insertWithdrawal, listWithdrawalsQuery, ONE_IN_PROGRESS, selectMerchantWithdrawal, type WithdrawalRow,
 } from './withdrawal.sql.js';
@@ -47,7 +49,7 @@ export async function createWithdrawal(
     let row: WithdrawalRow;
     try {
       row = await insertWithdrawal(tx, {
-        id: newId('wd'), merchant_id: merchant.id, amount: input.amount, fee: merchant.withdrawal_fee_fixed,
+        id: newId('wd'), merchant_id: merchant.id, amount: input.amount, fee: withdrawalFee(merchant, input.amount),
         pix_key: pixKey, pix_key_type: input.pixKeyType, description: input.description ?? null,
         tax_id: input.taxId ?? null, callback_url: callbackUrl,
       });
@@ -60,6 +62,13 @@ export async function createWithdrawal(
     await enqueue(tx, processJob.task, { withdrawalId: row.id }, { jobKey: processJob.key(row.id) });
     return toCreatedView(row);
   }, hook);
+}
+
+/** GET /withdrawals/quote: the fee the insert would store, and the balance it would come from. */
+export async function quoteWithdrawal(rt: Runtime, merchant: MerchantRow, amount: number): Promise<WithdrawalQuoteView> {
+  const fee = withdrawalFee(merchant, amount);
+  const { available } = await getBalance(rt.pool, merchant.id);
+  return { amount, fee, total: amount + fee, available };
 }
 
 export async function getWithdrawal(rt: Runtime, merchantId: string, id: string): Promise<WithdrawalRow> {

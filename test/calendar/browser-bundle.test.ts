@@ -10,8 +10,8 @@ import { PROJECT_ROOT } from '../../src/config.js';
 const SHARED = [
   './src/calendar/index.js',
   './src/charges/due-date.rules.js',
-  './src/charges/due-date.validation.js',
-  './src/charges/due-date.cobv.js',
+  './src/charges/due-date-check.rules.js',
+  './src/charges/due-date-cobv.rules.js',
   './src/subscriptions/cycle.rules.js',
 ];
 

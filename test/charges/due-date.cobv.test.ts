@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCobVPayloadValor, toCobVValor } from '../../src/charges/due-date.cobv.js';
+import { toCobVPayloadValor, toCobVValor } from '../../src/charges/due-date-cobv.rules.js';
 import { amountDue, type DueDateTerms } from '../../src/charges/due-date.rules.js';
 import { apiPixConformance } from '../providers/fake-psp-openapi.js';
 

@@ -12,7 +12,7 @@ import {
   type Interest,
   type Rebate,
 } from '../../src/charges/due-date.rules.js';
-import { checkDueDateTerms, MAX_BACEN_CENTS } from '../../src/charges/due-date.validation.js';
+import { checkDueDateTerms, MAX_BACEN_CENTS } from '../../src/charges/due-date-check.rules.js';
 import { naiveAmountDue } from './due-date-naive.js';
 
 // Every expected amount below was computed by hand (the arithmetic is in the comments); the calendar of

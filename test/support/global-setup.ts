@@ -8,6 +8,7 @@ import { withDatabaseName } from '../../src/platform/database.js';
 import { startEmbeddedPostgres, stopStaleServer, type EmbeddedDatabase } from '../../src/platform/embedded-postgres.js';
 import { migrate } from '../../src/platform/migrate.js';
 import { ensureDashboardBuilt } from '../../src/dashboard/dashboard.build.js';
+import { writeApiTypes } from '../../scripts/api-types.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -37,6 +38,7 @@ async function removeDeadRuns(dir: string): Promise<void> {
  */
 export default async function setup(project: TestProject) {
   // The browser tests (test/dashboard) load the built dashboard; a fresh clone has none yet.
+  await writeApiTypes();
   await ensureDashboardBuilt();
   let embedded: EmbeddedDatabase | null = null;
   let serverUrl = process.env.DATABASE_URL;

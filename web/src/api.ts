@@ -1,3 +1,5 @@
+import type { paths } from './api.gen';
+
 /**
  * The dashboard's only way to the server: the public API on the same origin, authenticated by the
  * HttpOnly `pxg_session` cookie (docs/contract/access.md#browser-session). No token is ever held by this code.
@@ -55,33 +57,31 @@ export function query(params: Record<string, string | number | null | undefined>
   return s ? `?${s}` : '';
 }
 
-// The API's objects, as the dashboard reads them (fields from src/**/*.schemas.ts and docs/contract.md).
-export type Role = 'OWNER' | 'DEVELOPER' | 'FINANCE' | 'VIEWER';
-export interface User { id: string; email: string; name: string; role: Role; totpEnabled: boolean; createdAt: string; lastLoginAt: string | null }
-export interface Balance { available: number; pending: number; blocked: number }
-export interface Store { id: string; name: string | null; balance: Balance }
-export interface Refund { id: string; amount: number; status: string; reason: string; failedReason: string | null; createdAt: string; completedAt: string | null }
-export interface Customer { id: string; email: string; name: string | null; taxId: string | null; phone?: string | null; createdAt?: string }
-export interface Charge {
-  id: string; amount: number; status: string; txid: string; brCode: string; description: string | null;
-  createdAt: string; expiresAt: string; paidAt: string | null; end2endId: string | null; fee: number | null;
-  netAmount: number | null; refund?: Refund; customer?: Customer; imageBase64?: string;
-  split: Array<{ merchantId: string; mode: string; value: number; amount: number }>;
-}
-export interface Withdrawal {
-  id: string; amount: number; fee: number; status: string; description: string | null; createdAt: string;
-  completedAt: string | null; failedReason: string | null; pixKey?: string; pixKeyType?: string;
-}
-export interface WebhookEndpoint { id: string; url: string; events: string[]; createdAt: string; secret?: string }
-export interface Delivery {
-  id: string; eventId: string; event: string; attempt: number; statusCode: number | null; success: boolean;
-  error: string | null; durationMs: number; createdAt: string; manual?: boolean;
-}
-export interface ApiKey { id: string; name: string; last4: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null; key?: string }
-export interface EventItem { id: string; type: string; createdAt: string; data: unknown; deliveries: { pending: number; succeeded: number; failed: number }; attempts?: Delivery[] }
-export interface StatementLine {
-  id: string; createdAt: string; account: string; type: string; amount: number; balanceAfter: number; fee: number;
-  chargeId: string | null; refundId: string | null; withdrawalId: string | null; disputeId: string | null; description: string;
-}
-export interface DailyLine { date: string; opening: number; credits: number; debits: number; closing: number }
-export interface LoginAnswer { token: string; expiresAt: string; user: User; merchant: { id: string; name: string | null } }
+// The API's objects, as the dashboard reads them: taken from web/src/api.gen.ts, which `npm run gen:api`
+// generates from the server's OpenAPI document (its schemas, src/**/*.schemas.ts), so a field the server
+// does not declare fails the type-check here. No copy of a server type is kept by hand.
+type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
+type Success<O> = O extends { responses: infer R } ? Json<R extends { 200: infer A } ? A : R extends { 201: infer A } ? A : never> : never;
+/** The `data` of a route's success answer. */
+export type Data<P extends keyof paths, M extends keyof paths[P]> = Success<paths[P][M]> extends { data: infer D } ? D : never;
+type Item<T> = T extends ReadonlyArray<infer I> ? I : never;
+
+export type User = Data<'/me/users/{id}', 'patch'>;
+export type Role = User['role'];
+export type Store = Data<'/me/store', 'get'>;
+export type Contract = Data<'/me/contract', 'get'>;
+export type Charge = Data<'/transparents/check', 'get'>;
+export type ChargeListItem = Item<Data<'/transparents/list', 'get'>>;
+export type Customer = Item<Data<'/customers', 'get'>>;
+export type Withdrawal = Data<'/withdrawals/{id}', 'get'>;
+export type WithdrawalQuote = Data<'/withdrawals/quote', 'get'>;
+export type WebhookEndpoint = Data<'/webhooks/{id}', 'get'>;
+export type CreatedEndpoint = Data<'/webhooks', 'post'>;
+export type Delivery = Item<Data<'/webhooks/{id}/deliveries', 'get'>>;
+export type ApiKey = Item<Data<'/me/api-keys', 'get'>>;
+export type IssuedApiKey = Data<'/me/api-keys', 'post'>;
+export type EventItem = Item<Data<'/events', 'get'>>;
+export type StatementLine = Item<Data<'/me/statement', 'get'>>;
+export type DailyLine = Item<Data<'/me/statement/daily', 'get'>>;
+export type LoginAnswer = Data<'/auth/login', 'post'>;
+export { EVENT_TYPES, LISTED_EVENT_TYPES } from './api.gen';

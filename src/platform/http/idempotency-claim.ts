@@ -3,7 +3,21 @@ import type pg from 'pg';
 import type { Executor, TransactionHook, Tx } from '../db.js';
 import { AppError, errorBody } from '../errors.js';
 import { ok } from './envelope.js';
-import { findAnswer, inProgress, NOT_STORED, REPLACEABLE, type IdempotencyScope } from './idempotency.js';
+import { answerClaim, deleteClaim, findAnswer, insertClaim, type StoredAnswer } from './idempotency.sql.js';
+
+// Answers that describe the request rather than the work are not stored, so a corrected retry works.
+export const NOT_STORED = new Set(['VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'IDEMPOTENCY_CONFLICT']);
+export const inProgress = () => new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: a request with this key is still in progress');
+
+/** What a claim needs of the request's scope (IdempotencyScope in idempotency.ts). */
+interface ClaimScope {
+  readonly merchantId: string;
+  readonly key: string;
+  readonly hash: string;
+  readonly status: number;
+  readonly options: { redact?: (data: unknown) => unknown };
+  replayOrConflict(stored: StoredAnswer): Promise<Error | null>;
+}
 
 /**
  * docs/contract/http.md#idempotency-claims: a command that calls the PSP claims its Idempotency-Key in a statement of its own, makes
@@ -23,7 +37,7 @@ export interface Claimable {
 export class ClaimedKey implements TransactionHook<unknown> {
   private answered = false;
 
-  constructor(private readonly scope: IdempotencyScope, private readonly claimId: string) {}
+  constructor(private readonly scope: ClaimScope, private readonly claimId: string) {}
 
   async begin(tx: Tx): Promise<void> {
     await tx.query('SAVEPOINT idempotency');
@@ -48,34 +62,22 @@ export class ClaimedKey implements TransactionHook<unknown> {
       await this.answer(pool, error.statusCode, errorBody(error)).catch(() => {});
       return;
     }
-    await pool.query(
-      'DELETE FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL',
-      [this.scope.merchantId, this.scope.key, this.claimId],
-    ).catch(() => {}); // left behind, the claim is released after CLAIM_RELEASE_S anyway
+    await deleteClaim(pool, { merchantId: this.scope.merchantId, key: this.scope.key, claimId: this.claimId })
+      .catch(() => {}); // left behind, the claim is released after CLAIM_RELEASE_S anyway
   }
 
   private async answer(db: Executor, status: number, body: unknown): Promise<void> {
-    const { rowCount } = await db.query(
-      `UPDATE idempotency_keys SET status_code = $4, body = $5, claim_id = NULL
-       WHERE merchant_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL`,
-      [this.scope.merchantId, this.scope.key, this.claimId, status, JSON.stringify(body)],
-    );
-    if (rowCount !== 1) throw inProgress(); // taken over by a retry: that one does the work
+    const answered = await answerClaim(db, { merchantId: this.scope.merchantId, key: this.scope.key, claimId: this.claimId, status, body });
+    if (!answered) throw inProgress(); // taken over by a retry: that one does the work
     this.answered = true;
   }
 }
 
 /** Claims the key, or throws the replay or conflict that what is stored under it means. */
-export async function claimKey(pool: pg.Pool, scope: IdempotencyScope): Promise<ClaimedKey> {
+export async function claimKey(pool: pg.Pool, scope: ClaimScope): Promise<ClaimedKey> {
   const claimId = randomBytes(12).toString('base64url');
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { rowCount } = await pool.query(
-      `INSERT INTO idempotency_keys (merchant_id, key, request_hash, claim_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = NULL, body = NULL, claim_id = $4, created_at = now_ms()
-       WHERE ${REPLACEABLE}`,
-      [scope.merchantId, scope.key, scope.hash, claimId],
-    );
-    if (rowCount === 1) return new ClaimedKey(scope, claimId);
+    if (await insertClaim(pool, { merchantId: scope.merchantId, key: scope.key, hash: scope.hash, claimId })) return new ClaimedKey(scope, claimId);
     const stored = await findAnswer(pool, scope.merchantId, scope.key);
     const outcome = stored && (await scope.replayOrConflict(stored));
     if (outcome) throw outcome;

@@ -1,5 +1,6 @@
 import type { Executor } from '../db.js';
 import { deleteInBatches, periodicTask } from '../periodic.js';
+import { deleteExpiredKeys } from './idempotency.sql.js';
 
 const PRUNE_TASK = 'idempotency.prune';
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -9,13 +10,6 @@ const BATCH = 1000;
  * Stored answers are honoured for 24 hours (idempotency.ts); past that a row is only storage — a new
  * request under its key replaces it. The hourly sweep deletes them in batches.
  */
-export const pruneIdempotencyKeys = (db: Executor): Promise<number> => deleteInBatches(BATCH, async () => {
-  const { rowCount } = await db.query(
-    `DELETE FROM idempotency_keys WHERE (merchant_id, key) IN (
-       SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - interval '24 hours' LIMIT $1)`,
-    [BATCH],
-  );
-  return rowCount ?? 0;
-});
+export const pruneIdempotencyKeys = (db: Executor): Promise<number> => deleteInBatches(BATCH, () => deleteExpiredKeys(db, BATCH));
 
 export const idempotencyRetention = (db: Executor) => periodicTask(db, PRUNE_TASK, PRUNE_EVERY_MS, () => pruneIdempotencyKeys(db));

@@ -4,7 +4,8 @@ import type pg from 'pg';
 import type { TransactionHook, Tx } from '../db.js';
 import { AppError, errorBody } from '../errors.js';
 import { ok } from './envelope.js';
-import { claimKey, type ClaimedKey } from './idempotency-claim.js';
+import { claimKey, inProgress, NOT_STORED, type ClaimedKey } from './idempotency-claim.js';
+import { findAnswer, saveAnswer, tryLockKey, type StoredAnswer } from './idempotency.sql.js';
 
 /**
  * `Idempotency-Key` on POST (docs/contract/http.md#idempotency). A command that runs in one transaction claims the
@@ -39,24 +40,7 @@ export class IdempotentReplay extends Error {
   }
 }
 
-/** docs/contract/http.md#idempotency-claims: a claim without an answer this old belongs to a process that died; a retry takes it over. */
-export const CLAIM_RELEASE_S = 60;
-// Answers that describe the request rather than the work are not stored, so a corrected retry works.
-export const NOT_STORED = new Set(['VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'IDEMPOTENCY_CONFLICT']);
-export const inProgress = () => new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: a request with this key is still in progress');
-/** The row under a key may be overwritten: its answer is past 24 h, or it is a claim whose process died. */
-export const REPLACEABLE = `idempotency_keys.created_at <= now() - interval '24 hours'
-  OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at <= now() - make_interval(secs => ${CLAIM_RELEASE_S}))`;
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
-
-/** A stored answer, or a claim (status_code and body null) of a request still running — or whose process died. */
-export interface StoredAnswer {
-  request_hash: string;
-  status_code: number | null;
-  body: unknown;
-  /** A claim younger than CLAIM_RELEASE_S: its request may still be running. */
-  live: boolean;
-}
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -64,15 +48,6 @@ function canonical(value: unknown): unknown {
     return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
   }
   return value;
-}
-
-export async function findAnswer(db: Pick<Tx, 'query'>, merchantId: string, key: string): Promise<StoredAnswer | undefined> {
-  const { rows } = await db.query<StoredAnswer>(
-    `SELECT request_hash, status_code, body, created_at > now() - make_interval(secs => ${CLAIM_RELEASE_S}) AS live FROM idempotency_keys
-     WHERE merchant_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
-    [merchantId, key],
-  );
-  return rows[0];
 }
 
 export class IdempotencyScope implements TransactionHook<unknown> {
@@ -90,10 +65,7 @@ export class IdempotencyScope implements TransactionHook<unknown> {
   }
 
   async begin(tx: Tx): Promise<void> {
-    const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
-      `idempotency:${this.merchantId}:${this.key}`,
-    ]);
-    if (!rows[0]?.locked) throw inProgress();
+    if (!(await tryLockKey(tx, this))) throw inProgress();
     const stored = await findAnswer(tx, this.merchantId, this.key);
     const outcome = stored && (await this.replayOrConflict(stored));
     if (outcome) throw outcome;
@@ -127,13 +99,7 @@ export class IdempotencyScope implements TransactionHook<unknown> {
   private async save(tx: Tx, status: number, body: unknown): Promise<void> {
     // An expired answer or a dead claim under the same key is replaced. A live claim can only appear here
     // when a PSP-calling request took the key meanwhile (claims take no advisory lock): that one keeps it.
-    const { rowCount } = await tx.query(
-      `INSERT INTO idempotency_keys (merchant_id, key, request_hash, status_code, body) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = $4, body = $5, claim_id = NULL, created_at = now_ms()
-       WHERE ${REPLACEABLE}`,
-      [this.merchantId, this.key, this.hash, status, JSON.stringify(body)],
-    );
-    if (rowCount !== 1) throw inProgress();
+    if (!(await saveAnswer(tx, { merchantId: this.merchantId, key: this.key, hash: this.hash, status, body }))) throw inProgress();
   }
 }
 

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
+import { databaseAnswers } from '../db.js';
 import { AppError } from '../errors.js';
 import { METRICS_CONTENT_TYPE, renderMetrics, type ScrapedGauges } from '../metrics.js';
 import type { Drain } from './drain.js';
@@ -27,7 +28,7 @@ function metricsAuth(config: Config) {
  * METRICS_PORT.
  */
 export const opsRoutes = (config: Config, pool: pg.Pool, drain: Drain, scraped: readonly ScrapedGauges[]) => async (app: FastifyInstance) => {
-  const databaseUp = () => pool.query('SELECT 1').then(() => true, () => false);
+  const databaseUp = () => databaseAnswers(pool);
   const health = { tags: ['health'], security: [] };
 
   app.get('/health', { schema: health }, async (_req, reply) => {

@@ -1,5 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import { Envelope, errorResponses, Nullable, ok } from '../../platform/http/envelope.js';
@@ -46,7 +47,8 @@ const logSerializers = {
 export function apiPixWebhookRoutes(rt: Runtime, api: ApiPixClient) {
   const expected = digest(rt.config.apiPix!.webhookToken);
   const authorized = (given: unknown) => typeof given === 'string' && timingSafeEqual(digest(given), expected);
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     // Before the body is read or validated: a stranger learns nothing but 401.
     app.addHook('onRequest', async (req, reply) => {
       const wildcard = (req.params as { '*'?: string })['*'];
@@ -60,7 +62,7 @@ export function apiPixWebhookRoutes(rt: Runtime, api: ApiPixClient) {
     });
     const schema = { hide: true, body: Notification, response: { 200: Received, ...errorResponses } };
     const handler = async (req: FastifyRequest) => {
-      const body = req.body as Static<typeof Notification>;
+      const body = req.body;
       return ok({ received: await receivePixNotification(rt, api, body as { pix?: PixEntry[] } | null, req.log) });
     };
     app.post('/webhook/pix', { schema, logSerializers }, handler);

@@ -1,4 +1,5 @@
-import { Type, type Static } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { ChargeCheckSchema } from '../../charges/charge.schemas.js';
 import { withImage } from '../../charges/charge.view.js';
@@ -22,29 +23,29 @@ const tags = ['simulator'];
 const security = [{ adminToken: [] }];
 const ChargeAnswer = { 200: Envelope(ChargeCheckSchema), ...errorResponses };
 const DisputeAnswer = { 200: Envelope(DisputeSchema), ...errorResponses };
-type Params = Static<typeof IdParams>;
 
 /** Simulator controls for charges, refunds and disputes (docs/contract/operator.md#simulator), under /admin/simulator. */
 export function simulatorChargeRoutes(rt: Runtime) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/charges/:id/pay', { schema: { tags, security, params: IdParams, body: PayBody, response: ChargeAnswer } }, async (req) => {
-      const body = req.body as Static<typeof PayBody>;
-      return ok(withImage(await simulatePayment(rt, (req.params as Params).id, body?.payer)));
+      const body = req.body;
+      return ok(withImage(await simulatePayment(rt, req.params.id, body?.payer)));
     });
 
     app.post('/charges/:id/dispute', { schema: { tags, security, params: IdParams, response: DisputeAnswer } }, async (req) =>
-      ok(await openDispute(rt, { chargeId: (req.params as Params).id })));
+      ok(await openDispute(rt, { chargeId: req.params.id })));
 
     app.post('/disputes/:id/resolve', {
       schema: { tags, security, params: IdParams, body: DisputeResolveBody, response: DisputeAnswer },
-    }, async (req) => ok(await resolveDispute(rt, (req.params as Params).id, (req.body as Static<typeof DisputeResolveBody>).outcome)));
+    }, async (req) => ok(await resolveDispute(rt, req.params.id, req.body.outcome)));
 
     app.post('/refunds/:id/complete', { schema: { tags, security, params: IdParams, response: ChargeAnswer } }, async (req) =>
-      ok(withImage(await settleRefund(rt, (req.params as Params).id, { status: 'COMPLETED' }, { onlyPending: true }))));
+      ok(withImage(await settleRefund(rt, req.params.id, { status: 'COMPLETED' }, { onlyPending: true }))));
 
     app.post('/refunds/:id/fail', { schema: { tags, security, params: IdParams, body: FailBody, response: ChargeAnswer } }, async (req) => {
-      const reason = (req.body as Static<typeof FailBody>)?.reason ?? null;
-      return ok(withImage(await settleRefund(rt, (req.params as Params).id, { status: 'FAILED', reason }, { onlyPending: true })));
+      const reason = req.body?.reason ?? null;
+      return ok(withImage(await settleRefund(rt, req.params.id, { status: 'FAILED', reason }, { onlyPending: true })));
     });
   };
 }

@@ -1,4 +1,5 @@
-import { Type, type Static } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { Envelope, errorResponses, Nullable, ok } from '../../platform/http/envelope.js';
 import type { Runtime } from '../../runtime.js';
@@ -14,14 +15,15 @@ const response = { 200: Envelope(Withdrawal), ...errorResponses };
 
 /** docs/contract/operator.md#simulator: drive a payout's result now instead of waiting for SIM_PAYOUT_DELAY_MS. */
 export function simulatorPayoutRoutes(rt: Runtime) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/withdrawals/:id/complete', { schema: { tags, security, params: WithdrawalIdParams, response } }, async (req) => {
-      const { id } = req.params as Static<typeof WithdrawalIdParams>;
+      const { id } = req.params;
       return ok(toWithdrawalView(await driveSimPayout(rt, id, { fail: false })));
     });
     app.post('/withdrawals/:id/fail', { schema: { tags, security, params: WithdrawalIdParams, body: FailBody, response } }, async (req) => {
-      const { id } = req.params as Static<typeof WithdrawalIdParams>;
-      const reason = (req.body as Static<typeof FailBody>)?.reason ?? SIM_FAIL_REASON;
+      const { id } = req.params;
+      const reason = req.body?.reason ?? SIM_FAIL_REASON;
       return ok(toWithdrawalView(await driveSimPayout(rt, id, { fail: true, reason })));
     });
   };

@@ -1,4 +1,5 @@
-import { Type, type Static } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { ChargeCheckSchema } from '../../charges/charge.schemas.js';
 import { withImage } from '../../charges/charge.view.js';
@@ -24,11 +25,12 @@ const Received = Type.Object({
 
 /** `POST /admin/simulator/pix` (docs/contract/operator.md#simulator): the simulated network receives a PIX. */
 export function simulatorPixRoutes(rt: Runtime) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/pix', {
       schema: { tags: ['simulator'], security: [{ adminToken: [] }], body: PixBody, response: { 200: Envelope(Received), ...errorResponses } },
     }, async (req) => {
-      const outcome = await simulateReceivedPix(rt, req.body as Static<typeof PixBody>);
+      const outcome = await simulateReceivedPix(rt, req.body);
       return ok(outcome.kind === 'CREDITED'
         ? { result: outcome.kind, charge: withImage(outcome.charge), unmatchedPayment: null }
         : { result: outcome.kind, charge: null, unmatchedPayment: outcome.unmatchedPayment });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { api, type ApiKey } from '../api';
+import { api, type ApiKey, type IssuedApiKey } from '../api';
 import { ConfirmButton, Empty, ErrorAlert, Loading, PageHeader, ShownOnce, usePaged, useSubmit } from '../components';
 import { ResponsiveTable } from '../table';
 import { when } from '../format';
@@ -11,12 +11,12 @@ export function ApiKeys() {
   const { t, lang } = useLang();
   const { can } = useSession();
   const [name, setName] = useState('');
-  const [created, setCreated] = useState<ApiKey | null>(null);
+  const [created, setCreated] = useState<IssuedApiKey | null>(null);
   const s = useSubmit();
   const list = usePaged<ApiKey>((c) => `/me/api-keys?limit=20${c ? `&${c}` : ''}`, []);
   const create = async (e: React.FormEvent) => {
     e.preventDefault();
-    const k = await s.run(() => api.post<ApiKey>('/me/api-keys', { name: name.trim() }));
+    const k = await s.run(() => api.post<IssuedApiKey>('/me/api-keys', { name: name.trim() }));
     if (k) { setCreated(k); setName(''); list.reload(); }
   };
   return (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from 'wouter';
-import { query, type Charge } from '../api';
+import { query, type ChargeListItem } from '../api';
 import { Empty, Loading, PageHeader, StatusBadge, usePaged } from '../components';
 import { ResponsiveTable } from '../table';
 import { money, when } from '../format';
@@ -15,7 +15,7 @@ export function Charges() {
   const { can } = useSession();
   const [form, setForm] = useState({ status: '', id: '', email: '' });
   const [filters, setFilters] = useState(form);
-  const list = usePaged<Charge>((c) => `/transparents/list${query({ ...filters, limit: 20 })}${c ? `${query(filters) ? '&' : '?'}${c}` : ''}`, [filters]);
+  const list = usePaged<ChargeListItem>((c) => `/transparents/list${query({ ...filters, limit: 20 })}${c ? `${query(filters) ? '&' : '?'}${c}` : ''}`, [filters]);
 
   return (
     <Stack>

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Accordion, Badge, Button, Code, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
-import { query, type EventItem } from '../api';
+import { LISTED_EVENT_TYPES, query, type EventItem } from '../api';
 import { Empty, Loading, PageHeader, usePaged } from '../components';
 import { when } from '../format';
 import { useLang } from '../i18n';
-import { EVENT_TYPES } from './Webhooks';
 
 /** docs/contract/webhooks.md#events-api: every event of the merchant, its delivery counts and the signed payload. */
 export function Events() {
@@ -19,7 +18,7 @@ export function Events() {
         <form onSubmit={(e) => { e.preventDefault(); setFilters(form); }}>
           <Group align="flex-end">
             <NativeSelect label={t.events.type} value={form.type} onChange={(e) => setForm({ ...form, type: e.currentTarget.value })}
-              data={[{ value: '', label: t.common.all }, ...[...EVENT_TYPES, 'WEBHOOK_TEST'].map((v) => ({ value: v, label: v }))]} />
+              data={[{ value: '', label: t.common.all }, ...LISTED_EVENT_TYPES.map((v) => ({ value: v, label: v }))]} />
             <NativeSelect label={t.events.delivery} value={form.deliveryStatus} onChange={(e) => setForm({ ...form, deliveryStatus: e.currentTarget.value })}
               data={[{ value: '', label: t.common.all }, ...['PENDING', 'SUCCEEDED', 'FAILED'].map((v) => ({ value: v, label: t.status[v] ?? v }))]} />
             <Button type="submit" variant="light">{t.common.filter}</Button>

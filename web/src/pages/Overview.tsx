@@ -1,6 +1,6 @@
 import { BarChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { api, ApiError, type Charge, type DailyLine, type Page, type Store } from '../api';
+import { api, ApiError, type ChargeListItem, type DailyLine, type Page, type Store } from '../api';
 import { Loading, PageHeader, useLoad } from '../components';
 import { dayLabel, money, moneyCompact, spDate } from '../format';
 import { useT } from '../i18n';
@@ -31,7 +31,7 @@ async function receivedPerDay(): Promise<{ days: Array<{ date: string; received:
   const since = Date.now() - 31 * DAY;
   let after = '';
   for (let page = 0; page < 20; page++) {
-    const res: Page<Charge> = await api.page<Charge>(`/transparents/list?limit=100${after}`);
+    const res: Page<ChargeListItem> = await api.page<ChargeListItem>(`/transparents/list?limit=100${after}`);
     for (const c of res.data) {
       if (!c.paidAt) continue;
       const d = spDate(new Date(c.paidAt));

@@ -1,28 +1,23 @@
 import { useState } from 'react';
 import { Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from 'wouter';
-import { api, type WebhookEndpoint } from '../api';
+import { api, EVENT_TYPES, type CreatedEndpoint, type WebhookEndpoint } from '../api';
 import { Empty, ErrorAlert, Loading, PageHeader, ShownOnce, usePaged, useSubmit } from '../components';
 import { ResponsiveTable } from '../table';
 import { when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
 
-export const EVENT_TYPES = [
-  'CHARGE_CREATED', 'CHARGE_PAID', 'CHARGE_EXPIRED', 'REFUND_COMPLETED', 'REFUND_FAILED',
-  'WITHDRAWAL_COMPLETED', 'WITHDRAWAL_FAILED', 'CHECKOUT_PAID', 'CHECKOUT_REFUNDED', 'SPLIT_RECEIVED',
-];
-
 function NewEndpoint({ onCreated }: { onCreated: () => void }) {
   const { t } = useLang();
   const [open, setOpen] = useState(false);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['CHARGE_PAID']);
-  const [created, setCreated] = useState<WebhookEndpoint | null>(null);
+  const [created, setCreated] = useState<CreatedEndpoint | null>(null);
   const s = useSubmit();
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const ep = await s.run(() => api.post<WebhookEndpoint>('/webhooks', { url: url.trim(), events }));
+    const ep = await s.run(() => api.post<CreatedEndpoint>('/webhooks', { url: url.trim(), events }));
     if (ep) {
       setCreated(ep);
       onCreated();

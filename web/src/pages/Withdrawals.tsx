@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, NativeSelect, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
-import { api, ApiError, query, type Store, type Withdrawal } from '../api';
+import { api, ApiError, query, type Contract, type Store, type Withdrawal, type WithdrawalQuote } from '../api';
 import { Empty, ErrorAlert, Loading, PageHeader, StatusBadge, useLoad, usePaged, useSubmit } from '../components';
 import { ResponsiveTable } from '../table';
 import { money, parseReais, when } from '../format';
@@ -12,19 +12,12 @@ const KEY_LABELS: Record<string, string> = { CPF: 'CPF', CNPJ: 'CNPJ', EMAIL: 'E
 const FIELDS = ['amount', 'pixKey', 'pixKeyType', 'description', 'taxId'];
 const EMPTY = { amount: '', pixKey: '', pixKeyType: 'CPF', description: '', taxId: '' };
 
-/** The merchant's contract as GET /me/contract states it: the fee is known before the first withdrawal. */
-interface Contract { withdrawalFeeFixed: number; maxWithdrawal: number; withdrawalsEnabled: boolean }
-
-async function feeAndBalance(): Promise<{ fee: number; available: number }> {
-  const [contract, balance] = await Promise.all([api.get<Contract>('/me/contract'), api.get<Store['balance']>('/me/balance')]);
-  return { fee: contract.withdrawalFeeFixed, available: balance.available };
-}
 
 function RequestWithdrawal({ onDone }: { onDone: () => void }) {
   const { t } = useLang();
   const [open, setOpen] = useState(false);
   const [f, setF] = useState(EMPTY);
-  const [review, setReview] = useState<{ amount: number; fee: number; available: number } | null>(null);
+  const [review, setReview] = useState<WithdrawalQuote | null>(null);
   const s = useSubmit();
 
   const toReview = async (e: React.FormEvent) => {
@@ -33,7 +26,8 @@ function RequestWithdrawal({ onDone }: { onDone: () => void }) {
       const amount = parseReais(f.amount);
       if (amount === null) throw new ApiError(400, 'VALIDATION_ERROR', 'amount: informe um valor como 100,00');
       if (!f.pixKey.trim()) throw new ApiError(400, 'VALIDATION_ERROR', 'pixKey: required');
-      setReview({ amount, ...(await feeAndBalance()) });
+      // The server's quote: the fee is computed in one place (src/withdrawals/withdrawal.rules.ts).
+      setReview(await api.get<WithdrawalQuote>(`/withdrawals/quote${query({ amount })}`));
     });
   };
   const confirm = async () => {
@@ -50,7 +44,7 @@ function RequestWithdrawal({ onDone }: { onDone: () => void }) {
       onDone();
     }
   };
-  const total = review ? review.amount + review.fee : 0;
+  const total = review ? review.total : 0;
   return (
     <>
       <Button onClick={() => setOpen(true)}>{t.withdrawals.new}</Button>

@@ -1,0 +1,88 @@
+import type pg from 'pg';
+import type { Executor, Tx } from '../db.js';
+
+/** docs/contract/http.md#idempotency-claims: a claim without an answer this old belongs to a process that died; a retry takes it over. */
+export const CLAIM_RELEASE_S = 60;
+/** The row under a key may be overwritten: its answer is past 24 h, or it is a claim whose process died. */
+const REPLACEABLE = `idempotency_keys.created_at <= now() - interval '24 hours'
+  OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at <= now() - make_interval(secs => ${CLAIM_RELEASE_S}))`;
+
+/** A stored answer, or a claim (status_code and body null) of a request still running — or whose process died. */
+export interface StoredAnswer {
+  request_hash: string;
+  status_code: number | null;
+  body: unknown;
+  /** A claim younger than CLAIM_RELEASE_S: its request may still be running. */
+  live: boolean;
+}
+
+export interface KeyRow {
+  merchantId: string;
+  key: string;
+}
+
+export async function findAnswer(db: Pick<Tx, 'query'>, merchantId: string, key: string): Promise<StoredAnswer | undefined> {
+  const { rows } = await db.query<StoredAnswer>(
+    `SELECT request_hash, status_code, body, created_at > now() - make_interval(secs => ${CLAIM_RELEASE_S}) AS live FROM idempotency_keys
+     WHERE merchant_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
+    [merchantId, key],
+  );
+  return rows[0];
+}
+
+/** The key's transaction-scoped advisory lock; false when another transaction holds it. */
+export async function tryLockKey(tx: Tx, k: KeyRow): Promise<boolean> {
+  const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
+    `idempotency:${k.merchantId}:${k.key}`,
+  ]);
+  return rows[0]?.locked === true;
+}
+
+/** Stores a one-transaction command's answer; false when a live claim holds the key (its request keeps it). */
+export async function saveAnswer(tx: Tx, k: KeyRow & { hash: string; status: number; body: unknown }): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `INSERT INTO idempotency_keys (merchant_id, key, request_hash, status_code, body) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = $4, body = $5, claim_id = NULL, created_at = now_ms()
+     WHERE ${REPLACEABLE}`,
+    [k.merchantId, k.key, k.hash, k.status, JSON.stringify(k.body)],
+  );
+  return rowCount === 1;
+}
+
+/** Claims the key with a row of its own (no answer yet); false when the row under it may not be replaced. */
+export async function insertClaim(pool: pg.Pool, k: KeyRow & { hash: string; claimId: string }): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `INSERT INTO idempotency_keys (merchant_id, key, request_hash, claim_id) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = NULL, body = NULL, claim_id = $4, created_at = now_ms()
+     WHERE ${REPLACEABLE}`,
+    [k.merchantId, k.key, k.hash, k.claimId],
+  );
+  return rowCount === 1;
+}
+
+/** The claim's answer; false when the claim was taken over by a retry. */
+export async function answerClaim(db: Executor, k: KeyRow & { claimId: string; status: number; body: unknown }): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE idempotency_keys SET status_code = $4, body = $5, claim_id = NULL
+     WHERE merchant_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL`,
+    [k.merchantId, k.key, k.claimId, k.status, JSON.stringify(k.body)],
+  );
+  return rowCount === 1;
+}
+
+export async function deleteClaim(pool: pg.Pool, k: KeyRow & { claimId: string }): Promise<void> {
+  await pool.query(
+    'DELETE FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL',
+    [k.merchantId, k.key, k.claimId],
+  );
+}
+
+/** One batch of the retention sweep: answers past 24 hours are only storage. */
+export async function deleteExpiredKeys(db: Executor, batch: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM idempotency_keys WHERE (merchant_id, key) IN (
+       SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - interval '24 hours' LIMIT $1)`,
+    [batch],
+  );
+  return rowCount ?? 0;
+}
