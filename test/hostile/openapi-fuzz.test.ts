@@ -87,6 +87,7 @@ beforeAll(async () => {
       'GET /transparents/check': { id: a.pendingChargeId },
       'POST /transparents/refund': { id: a.paidChargeId },
       'GET /withdrawals/{id}': { id: a.withdrawalId },
+      'GET /withdrawals/quote': { amount: '1000' },
       'GET /webhooks/{id}': { id: a.endpointId },
       'DELETE /webhooks/{id}': { id: a.endpointId },
       'GET /webhooks/{id}/deliveries': { id: a.endpointId },
