@@ -48,7 +48,7 @@ describe.each(Object.keys(VIEWPORTS) as Array<keyof typeof VIEWPORTS>)('the paym
       expect(decodeQr(src!.replace(/^data:image\/png;base64,/, ''))).toBe(k.brCode);
       await page.getByRole('button', { name: 'Copiar código' }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(k.brCode);
-      await expect.poll(() => page.locator('#announce').innerText()).toBe('Código copiado!');
+      await expect.poll(() => page.locator('#announce').innerText(), { timeout: 10_000 }).toBe('Código copiado!');
       if (viewport === 'phone') await screenshotBoth(page, 'pay-pending');
 
       await page.evaluate(() => { (window as any).stillHere = true; });
@@ -58,9 +58,11 @@ describe.each(Object.keys(VIEWPORTS) as Array<keyof typeof VIEWPORTS>)('the paym
       await page.locator('.outcome.paid').waitFor();
       expect(Date.now() - paidAt).toBeLessThan(2000);
       expect(await page.evaluate(() => (window as any).stillHere)).toBe(true);
-      expect(await page.locator('#announce').innerText()).toBe('Pagamento confirmado');
+      // The page empties the live region and fills it 50 ms later (so a screen reader announces a repeated text
+      // again): wait for the announcement itself, not for the instant the outcome appears.
+      await expect.poll(() => page.locator('#announce').innerText(), { timeout: 10_000 }).toBe('Pagamento confirmado');
       if (viewport === 'phone') await screenshotBoth(page, 'pay-paid');
-      await page.waitForURL(/\/health\?from=store&checkoutId=chk_/, { timeout: 6000 });
+      await page.waitForURL(/\/health\?from=store&checkoutId=chk_/, { timeout: 15_000 });
       expect(new URL(page.url()).searchParams.get('checkoutId')).toBe(k.id);
     } finally {
       await context.close();
