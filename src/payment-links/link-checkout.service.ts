@@ -42,7 +42,7 @@ export async function unavailability(db: Executor, link: PaymentLinkRow): Promis
   if (!link.active) return 'inactive';
   if (link.active_until && link.active_until.getTime() <= Date.now()) return 'ended';
   if (link.max_payments === null) return null;
-  const { paid, held } = await selectLinkTaken(db, link.id);
+  const { paid, held } = await selectLinkTaken(db, link.id, link.merchant_id);
   if (paid >= link.max_payments) return 'soldOut';
   return paid + held >= link.max_payments ? 'held' : null;
 }
@@ -96,7 +96,7 @@ async function checkoutFor(rt: Runtime, merchant: MerchantRow, link: PaymentLink
     // A link without maxPayments has nothing to count and takes no lock.
     guard: async (tx: Tx) => {
       if (link.max_payments === null) return;
-      const locked = (await lockPaymentLink(tx, link.id))!;
+      const locked = (await lockPaymentLink(tx, link.id, link.merchant_id))!;
       const again = await unavailability(tx, locked);
       if (again) throw new LinkUnavailable(again);
     },

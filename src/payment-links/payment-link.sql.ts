@@ -28,13 +28,14 @@ export interface PaymentLinkViewRow extends PaymentLinkRow {
 }
 
 // A paid checkout is one whose charge has a paidAt: PAID, REFUNDED or DISPUTED (docs/contract/checkouts.md#payment-links).
-// Counted on read: exact under any concurrency, and the payment path writes nothing for it.
+// Counted on read: exact under any concurrency, and the payment path writes nothing for it. The checkouts are
+// read under the link's own merchant_id, as every tenant read is (test/fleet/merchant-scope.test.ts).
 const VIEW = `
   SELECT l.*, n.payments, n.amount_received FROM payment_links l
   CROSS JOIN LATERAL (
     SELECT count(*) AS payments, coalesce(sum(k.amount), 0) AS amount_received
     FROM checkouts k JOIN charges c ON c.id = k.charge_id
-    WHERE k.payment_link_id = l.id AND c.paid_at IS NOT NULL) n`;
+    WHERE k.payment_link_id = l.id AND k.merchant_id = l.merchant_id AND c.paid_at IS NOT NULL) n`;
 
 export async function insertPaymentLink(db: Executor, l: Omit<PaymentLinkRow, 'created_at' | 'active'>): Promise<void> {
   await db.query(
@@ -70,18 +71,18 @@ export function listPaymentLinksQuery(merchantId: string, f: { status?: 'ACTIVE'
  * second statement (lockedLinkTaken), whose snapshot is taken after the lock: a checkout committed by the
  * transaction that held it is seen.
  */
-export async function lockPaymentLink(tx: Tx, id: string): Promise<PaymentLinkRow | undefined> {
-  const { rows } = await tx.query<PaymentLinkRow>('SELECT * FROM payment_links WHERE id = $1 FOR UPDATE', [id]);
+export async function lockPaymentLink(tx: Tx, id: string, merchantId: string): Promise<PaymentLinkRow | undefined> {
+  const { rows } = await tx.query<PaymentLinkRow>('SELECT * FROM payment_links WHERE id = $1 AND merchant_id = $2 FOR UPDATE', [id, merchantId]);
   return rows[0];
 }
 
 /** Checkouts that hold a payment of the link: paid ones, and PENDING ones not yet expired (docs/contract/checkouts.md#max-payments). */
-export async function selectLinkTaken(db: Executor, id: string): Promise<{ paid: number; held: number }> {
+export async function selectLinkTaken(db: Executor, id: string, merchantId: string): Promise<{ paid: number; held: number }> {
   const { rows } = await db.query<{ paid: number; held: number }>(
     `SELECT count(*) FILTER (WHERE c.paid_at IS NOT NULL) AS paid,
             count(*) FILTER (WHERE c.paid_at IS NULL AND c.status = 'PENDING' AND c.expires_at > now()) AS held
-     FROM checkouts k JOIN charges c ON c.id = k.charge_id WHERE k.payment_link_id = $1`,
-    [id],
+     FROM checkouts k JOIN charges c ON c.id = k.charge_id WHERE k.payment_link_id = $1 AND k.merchant_id = $2`,
+    [id, merchantId],
   );
   return rows[0]!;
 }

@@ -14,11 +14,14 @@ import { createTestContext, type TestContext } from '../support/context.js';
  * - admin: the operator API or CLI, across merchants by design;
  * - auth: resolves WHO the merchant is (by a key hash or a session id), so it cannot filter by it yet;
  * - provider: a PSP notification or the simulator, identified by the provider's own id (txid, e2e id);
+ * - public: a public page (no credentials, docs/contract/checkouts.md#payment-page) reads by the unguessable id in
+ *   its path (docs/contract/http.md#ids), before any merchant is known;
  * - scoped: the statement is keyed by rows already proven to be the merchant's (a primary key read in
  *   the same transaction after a merchant-filtered lock, or a join through a merchant-filtered row).
  */
 const EXCEPTIONS: Record<string, string> = {
   'src/auth/api-key.sql.ts#touchApiKey': 'auth: the key just resolved by its hash, by its own id',
+  'src/branding/branding.sql.ts#selectLogo': 'public: GET /pay/logos/{id}, a logo by its own unguessable id',
   'src/charges/charge-view.sql.ts#VIEW': 'fragment: every query built on it adds c.merchant_id = $n (null only on the worker and operator paths)',
   'src/charges/charge.sql.ts#selectSplits': 'scoped: splits of a charge locked with the merchant filter in the same transaction (or by the worker)',
   'src/charges/charge.sql.ts#selectChargeIdByEndToEnd': 'provider: a PSP payment named by its end-to-end id',
@@ -29,6 +32,7 @@ const EXCEPTIONS: Record<string, string> = {
   'src/disputes/dispute.sql.ts#resolveDisputeRow': 'admin: as selectDispute',
   'src/events/event.sql.ts#deleteEventsBefore': 'worker: retention over every merchant',
   'src/ledger/ledger.ts#lockBalance': 'scoped: a ledger account id is `<merchant id>:<kind>`, it names its merchant',
+  'src/public-pages/pages.sql.ts#selectPayStatus': "public: GET /pay/{id}/status, its event stream and the simulate button, by the checkout's unguessable id",
   'src/refunds/refund.sql.ts#selectPendingRefundRequest': 'worker: the refund request job on its own refund id',
   'src/refunds/refund.sql.ts#enqueuePendingRefundRequests': 'worker: the recovery sweep at worker start',
   'src/unmatched/unmatched.sql.ts#insertUnmatched': 'provider: a received PIX that matches no merchant by definition',
