@@ -25,6 +25,8 @@ const CHECKOUT_ID = /^chk_[0-9A-Za-z]{22}$/;
 const LINK_ID = /^plk_[0-9A-Za-z]{22}$/;
 const LOGO_ID = /^logo_[0-9A-Za-z]{22}$/;
 const tags = ['public pages'];
+// No credentials: an empty list overrides the document's default (an API key or a session) for these routes.
+const security: Array<Record<string, string[]>> = [];
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const LangQuery = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 10 })) });
 const StatusSchema = Type.Object({
@@ -80,7 +82,7 @@ export function publicPageRoutes(rt: Runtime) {
       return reply.type(file.type).send(file.body);
     });
 
-    app.get('/pay/logos/:id', { schema: { tags, summary: 'A store logo (branding), served by Pixgate', params: IdParams } }, async (req, reply) => {
+    app.get('/pay/logos/:id', { schema: { tags, security, summary: 'A store logo (branding), served by Pixgate', params: IdParams } }, async (req, reply) => {
       const id = (req.params as { id: string }).id;
       const logo = LOGO_ID.test(id) ? await selectLogo(rt.pool, id) : undefined;
       if (!logo) return notFoundPage(req, reply);
@@ -103,7 +105,7 @@ export function publicPageRoutes(rt: Runtime) {
         body: `<main id="main"><h1>${title}</h1><p role="status">${text}</p></main>`,
       });
 
-    app.get('/pay/:id', { schema: { tags, summary: 'The payment page of a checkout (HTML)', params: IdParams, querystring: LangQuery } }, async (req, reply) => {
+    app.get('/pay/:id', { schema: { tags, security, summary: 'The payment page of a checkout (HTML)', params: IdParams, querystring: LangQuery } }, async (req, reply) => {
       const id = (req.params as { id: string }).id;
       const k = CHECKOUT_ID.test(id) ? await selectPayPage(rt.pool, id) : undefined;
       if (!k) return notFoundPage(req, reply);
@@ -117,7 +119,7 @@ export function publicPageRoutes(rt: Runtime) {
     });
 
     app.get('/pay/:id/status', {
-      schema: { tags, summary: 'A checkout\'s status, for its payment page', params: IdParams, response: { 200: Envelope(StatusSchema), ...errorResponses } },
+      schema: { tags, security, summary: 'A checkout\'s status, for its payment page', params: IdParams, response: { 200: Envelope(StatusSchema), ...errorResponses } },
     }, async (req, reply) => {
       const id = (req.params as { id: string }).id;
       const row = CHECKOUT_ID.test(id) ? await selectPayStatus(rt.pool, id) : undefined;
@@ -127,7 +129,7 @@ export function publicPageRoutes(rt: Runtime) {
     });
 
     // Server-sent events: the page's status as soon as it changes (docs/checkouts.md#live-status).
-    app.get('/pay/:id/events', { schema: { tags, summary: 'Server-sent events of a checkout\'s status (text/event-stream)', params: IdParams } }, async (req, reply) => {
+    app.get('/pay/:id/events', { schema: { tags, security, summary: 'Server-sent events of a checkout\'s status (text/event-stream)', params: IdParams } }, async (req, reply) => {
       const id = (req.params as { id: string }).id;
       if (!CHECKOUT_ID.test(id)) throw new AppError('NOT_FOUND', 'Checkout not found');
       let ended = false;
@@ -183,7 +185,7 @@ export function publicPageRoutes(rt: Runtime) {
     // Only a provider that can pay its own charges (the simulator) has the test button and its route.
     const simulate = rt.provider.simulatePayment?.bind(rt.provider);
     if (simulate) {
-      app.post('/pay/:id/simulate', { schema: { tags, summary: 'Simulator only: pay the checkout as a payer would', params: IdParams, querystring: LangQuery } }, async (req, reply) => {
+      app.post('/pay/:id/simulate', { schema: { tags, security, summary: 'Simulator only: pay the checkout as a payer would', params: IdParams, querystring: LangQuery } }, async (req, reply) => {
         const id = (req.params as { id: string }).id;
         const row = CHECKOUT_ID.test(id) ? await selectPayStatus(rt.pool, id) : undefined;
         if (!row) return notFoundPage(req, reply);
@@ -208,11 +210,11 @@ export function publicPageRoutes(rt: Runtime) {
       });
     };
 
-    app.get('/l/:id', { schema: { tags, summary: 'The page of a payment link (HTML)', params: IdParams, querystring: LangQuery } },
+    app.get('/l/:id', { schema: { tags, security, summary: 'The page of a payment link (HTML)', params: IdParams, querystring: LangQuery } },
       async (req, reply) => linkPage(req, reply, 200, {}, {}));
 
     app.post('/l/:id', {
-      schema: { tags, summary: 'The link page\'s form: starts a checkout and redirects (303) to its payment page', params: IdParams, querystring: LangQuery },
+      schema: { tags, security, summary: 'The link page\'s form: starts a checkout and redirects (303) to its payment page', params: IdParams, querystring: LangQuery },
     }, async (req, reply) => {
       const id = (req.params as { id: string }).id;
       if (!LINK_ID.test(id)) return notFoundPage(req, reply);
@@ -244,7 +246,7 @@ export function publicPageRoutes(rt: Runtime) {
 
     app.post('/l/:id/checkouts', {
       schema: {
-        tags, summary: 'Starts a checkout from a payment link (JSON)', params: IdParams, body: LinkCheckoutBody,
+        tags, security, summary: 'Starts a checkout from a payment link (JSON)', params: IdParams, body: LinkCheckoutBody,
         response: { 201: Envelope(PublicCheckoutSchema), ...errorResponses },
       },
     }, async (req, reply) => {

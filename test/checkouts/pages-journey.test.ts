@@ -3,18 +3,17 @@ import type { Browser } from 'playwright-core';
 import { createLiveContext, launchBrowser, newPage, screenshotBoth, VIEWPORTS, type LiveContext } from '../support/browser.js';
 import { decodeQr, http, poll } from '../dashboard/helpers.js';
 import { validTaxId } from '../charges/support.js';
+import { LOGO_PNG } from './support.js';
 
 let t: LiveContext;
 let browser: Browser;
 let m: { id: string; key: string };
-// A 1×1 PNG: a logo kept and served by Pixgate.
-const LOGO = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 beforeAll(async () => {
   t = await createLiveContext();
   browser = await launchBrowser();
   m = await t.merchant({ kyc: { status: 'APPROVED', tradeName: 'Padaria Pão Quente' } });
-  await http(t.base, 'PUT', '/me/branding', { key: m.key, body: { displayName: 'Padaria Pão Quente', primaryColor: '#8a3b12', logo: LOGO } });
+  await http(t.base, 'PUT', '/me/branding', { key: m.key, body: { displayName: 'Padaria Pão Quente', primaryColor: '#8a3b12', logo: LOGO_PNG } });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { expectError, pay, validTaxId } from '../charges/support.js';
-import { createCheckout } from './support.js';
+import { createCheckout, LOGO_PNG } from './support.js';
 
 let t: TestContext;
 beforeAll(async () => { t = await createTestContext(); });
 afterAll(async () => { await t?.close(); });
 
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
 
 describe('the payment page', () => {
@@ -78,14 +77,14 @@ describe('branding', () => {
   it('defaults to the store name; PUT keeps left-out fields, null clears; the logo is served by Pixgate', async () => {
     const m = await t.merchant({ kyc: { status: 'APPROVED', tradeName: 'Mercado Azul' } });
     expect((await t.request('GET', '/me/branding', { key: m.key })).body.data).toEqual({ displayName: 'Mercado Azul', primaryColor: null, logoUrl: null });
-    const put = await t.request('PUT', '/me/branding', { key: m.key, body: { displayName: 'Azul', primaryColor: '#1A5FB4', logo: PNG } });
+    const put = await t.request('PUT', '/me/branding', { key: m.key, body: { displayName: 'Azul', primaryColor: '#1A5FB4', logo: LOGO_PNG } });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ displayName: 'Azul', primaryColor: '#1a5fb4' });
     expect(put.body.data.logoUrl).toMatch(/\/pay\/logos\/logo_[0-9A-Za-z]{22}$/);
     const logo = await page(new URL(put.body.data.logoUrl).pathname);
     expect(logo.statusCode).toBe(200);
     expect(logo.headers['content-type']).toBe('image/png');
-    expect(logo.rawPayload.equals(Buffer.from(PNG.split(',')[1]!, 'base64'))).toBe(true);
+    expect(logo.rawPayload.equals(Buffer.from(LOGO_PNG.split(',')[1]!, 'base64'))).toBe(true);
     const k = await createCheckout(t, m);
     const html = (await page(`/pay/${k.id}`)).body;
     expect(html).toContain('--brand:#1a5fb4');

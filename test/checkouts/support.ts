@@ -8,6 +8,9 @@ export const CHECKOUT_KEYS = [
   'paidAt', 'paymentLinkId', 'returnUrl', 'status', 'url',
 ];
 
+/** A 1×1 PNG as a data URL: the smallest logo the branding takes. */
+export const LOGO_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 export const cart = [{ name: 'Camiseta', quantity: 2, unitPrice: 4990 }, { name: 'Frete', quantity: 1, unitPrice: 1500 }];
 
 export async function createCheckout(t: TestContext, m: Merchant, body: Record<string, unknown> = {}, headers?: Record<string, string>) {

@@ -4,6 +4,7 @@ import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/con
 import { problemsOf } from './support/answer.js';
 import { cursorsOf, merchantWithEverything, type MerchantObjects } from './support/fixtures.js';
 import { generateCases, type Case, type FuzzContext } from './support/generate.js';
+import { LOGO_PNG } from '../checkouts/support.js';
 import { getAt, operationsOf, type Operation } from './support/openapi-ops.js';
 import { SEED } from './support/prng.js';
 import { snapshot } from './support/snapshot.js';
@@ -16,6 +17,20 @@ import { snapshot } from './support/snapshot.js';
  */
 const RANDOM_PER_FIELD = 24;
 const CONCURRENCY = 8;
+/**
+ * What the public routes answer instead of the envelope, by contract: the payment and link pages are HTML and so
+ * are their errors (docs/contract/checkouts.md#payment-page: "a 404 page"; docs/contract/checkouts.md#link-page: the
+ * field errors beside the inputs), the logo is its image (an unknown one the 404 page, docs/contract/checkouts.md#branding),
+ * the live status is an event stream (its errors are envelopes), and the forms answer a 303 to a page.
+ */
+const NOT_JSON: Record<string, Pick<Operation, 'file' | 'pageErrors' | 'redirects'>> = {
+  'GET /pay/{id}': { file: 'text/html', pageErrors: true },
+  'GET /l/{id}': { file: 'text/html', pageErrors: true },
+  'POST /l/{id}': { pageErrors: true, redirects: true },
+  'POST /pay/{id}/simulate': { pageErrors: true, redirects: true },
+  'GET /pay/logos/{id}': { file: 'image/png', pageErrors: true },
+  'GET /pay/{id}/events': { file: 'text/event-stream' },
+};
 
 let t: TestContext;
 let ops: Operation[];
@@ -24,7 +39,7 @@ let ctx: FuzzContext;
 
 beforeAll(async () => {
   t = await createTestContext({ SIM_REFUND_DELAY_MS: '3600000', SIM_PAYOUT_DELAY_MS: '3600000' }, { worker: false });
-  ops = operationsOf((await t.request('GET', '/openapi.json')).body);
+  ops = operationsOf((await t.request('GET', '/openapi.json')).body).map((o) => ({ ...o, ...NOT_JSON[o.name] }));
   a = await merchantWithEverything(t, 'http://127.0.0.1:9/a');
   const b = await merchantWithEverything(t, 'http://127.0.0.1:9/b');
   await t.request('POST', '/webhooks', { key: b.merchant.key, body: { url: 'http://127.0.0.1:9/b2', events: ['CHARGE_PAID'] } });
@@ -80,6 +95,21 @@ beforeAll(async () => {
       'POST /webhooks/{id}/rotate-secret': { expiresInSeconds: 60 },
       // A txid no charge has: accepted, it becomes an unmatched payment (docs/contract/psp.md#unmatched-payments).
       'POST /admin/simulator/pix': { amount: 1000, txid: 'fuzz0unknown0txid', payer: { name: 'Payer', taxId: '52998224725' } },
+      'POST /checkouts': {
+        items: [{ name: 'Fuzz', quantity: 2, unitPrice: 1000 }], customerId: a.customerId, description: 'fuzz', externalId: 'fuzz-1',
+        metadata: { order: 'fuzz' }, returnUrl: 'http://127.0.0.1:9/back', completionUrl: 'http://127.0.0.1:9/done', expiresIn: 3600,
+        split: [{ merchantId: b.merchant.id, mode: 'FIXED', value: 100 }],
+      },
+      'POST /payment-links': {
+        // A range (not a cart): its min and max are fields of the base, so a variant of one keeps the other.
+        name: 'Fuzz', amountRange: { min: 500, max: 50_000 }, description: 'fuzz', customerFields: ['name', 'email'],
+        maxPayments: 10, activeUntil: '2030-01-01T00:00:00.000Z', completionUrl: 'http://127.0.0.1:9/done', checkoutExpiresIn: 3600,
+        split: [{ merchantId: b.merchant.id, mode: 'FIXED', value: 100 }],
+      },
+      'PATCH /payment-links/{id}': { active: true },
+      'PUT /me/branding': { displayName: 'Fuzz', primaryColor: '#8a3b12', logo: LOGO_PNG },
+      // The link asks for an amount and every customer field (fixtures.ts).
+      'POST /l/{id}/checkouts': { amount: 1000, name: 'Payer', email: 'payer@example.com', taxId: '52998224725', phone: '+55 11 99999-9999' },
     },
     realParams: {
       'GET /customers/{id}': { id: a.customerId },
@@ -116,6 +146,21 @@ beforeAll(async () => {
       'POST /admin/merchants/{id}/users': { id: m.id },
       'POST /transparents/simulate-payment': { id: a.pendingChargeId },
       'POST /admin/unmatched-payments/{id}/refund': { id: unmatchedId },
+      'GET /checkouts/{id}': { id: a.checkoutId },
+      'POST /checkouts/{id}/refund': { id: a.paidCheckoutId },
+      'GET /payment-links/{id}': { id: a.linkId },
+      'PATCH /payment-links/{id}': { id: a.linkId },
+      'GET /pay/logos/{id}': { id: a.logoId },
+      'GET /pay/{id}': { id: a.checkoutId },
+      'GET /pay/{id}/status': { id: a.checkoutId },
+      // PENDING, so its stream stays open: send() reads the first event and hangs up.
+      'GET /pay/{id}/events': { id: a.checkoutId },
+      // PAID: the button pays nothing more (a PENDING checkout would be paid by the first request its handler takes).
+      'POST /pay/{id}/simulate': { id: a.paidCheckoutId },
+      // An empty form is refused by this link (it asks for an amount and the customer fields): nothing is made.
+      'GET /l/{id}': { id: a.linkId },
+      'POST /l/{id}': { id: a.linkId },
+      'POST /l/{id}/checkouts': { id: a.linkId },
     },
   };
 });
@@ -125,8 +170,21 @@ let cases: ReturnType<typeof generateCases> | undefined;
 const generated = () => (cases ??= generateCases(ops, ctx, SEED, RANDOM_PER_FIELD));
 
 async function send(c: Case) {
+  if (c.file === 'text/event-stream') return sendToStream(c);
   const res = await t.app.inject({ method: c.method as never, url: c.url, headers: c.headers, payload: c.payload });
   return { status: res.statusCode, raw: res.body, contentType: String(res.headers['content-type'] ?? '') };
+}
+
+/** A live status stream stays open while its checkout is PENDING: read up to its first event, then hang up. */
+async function sendToStream(c: Case) {
+  const res = await t.app.inject({ method: c.method as never, url: c.url, headers: c.headers, payload: c.payload, payloadAsStream: true });
+  const contentType = String(res.headers['content-type'] ?? '');
+  let raw = '';
+  for await (const chunk of res.stream()) {
+    raw += String(chunk);
+    if (contentType.startsWith('text/event-stream') && /^data: .*\n\n/m.test(raw)) break; // leaving the loop destroys the stream
+  }
+  return { status: res.statusCode, raw, contentType };
 }
 
 /** Sends every case (a few at a time) and returns the problems found, worst first. */
@@ -168,7 +226,7 @@ describe('hostile input from the OpenAPI schemas', () => {
         if ((p.in === 'path' || p.required) && ctx.realParams[o.name]?.[p.name] === undefined) missing.push(`${o.name}: ${p.in} ${p.name}`);
       }
     }
-    for (const name of [...Object.keys(ctx.bases), ...Object.keys(ctx.realParams)]) {
+    for (const name of [...Object.keys(ctx.bases), ...Object.keys(ctx.realParams), ...Object.keys(NOT_JSON)]) {
       if (!ops.some((o) => o.name === name)) missing.push(`${name}: a fixture for an operation the document does not have`);
     }
     expect(missing).toEqual([]);

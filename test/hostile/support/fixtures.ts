@@ -1,5 +1,6 @@
 import type { TestContext } from '../../support/context.js';
 import { createCharge, pay, validTaxId } from '../../charges/support.js';
+import { LOGO_PNG } from '../../checkouts/support.js';
 
 /** One of everything a merchant owns, in the states the id-bearing routes care about. */
 export interface MerchantObjects {
@@ -13,6 +14,13 @@ export interface MerchantObjects {
   disputeId: string;
   withdrawalId: string;
   endpointId: string;
+  /** A checkout PENDING, and one PAID (the one its refund route accepts). */
+  checkoutId: string;
+  paidCheckoutId: string;
+  /** A payment link whose page asks the payer for an amount and every customer field (an empty form is refused). */
+  linkId: string;
+  /** The store's logo (branding), served by Pixgate. */
+  logoId: string;
 }
 
 async function ok(res: Promise<{ status: number; body: any; raw: string }>, status: number, what: string): Promise<any> {
@@ -23,7 +31,8 @@ async function ok(res: Promise<{ status: number; body: any; raw: string }>, stat
 
 /**
  * A merchant with a customer, charges PENDING / PAID / REFUNDED (refund still PENDING) / DISPUTED, a PENDING
- * withdrawal and a webhook endpoint at `hookUrl`. Run with long simulator delays so nothing settles on its own.
+ * withdrawal, a webhook endpoint at `hookUrl`, checkouts PENDING / PAID, a payment link and a logo. Run with long
+ * simulator delays so nothing settles on its own.
  */
 export async function merchantWithEverything(t: TestContext, hookUrl: string): Promise<MerchantObjects> {
   const merchant = await t.merchant();
@@ -40,9 +49,18 @@ export async function merchantWithEverything(t: TestContext, hookUrl: string): P
   await pay(t, disputed.id);
   const dispute = await ok(t.admin('POST', `/admin/simulator/charges/${disputed.id}/dispute`), 200, 'dispute');
   const withdrawal = await ok(as('POST', '/withdrawals', { amount: 1_000, pixKey: 'payee@example.com', pixKeyType: 'EMAIL' }), 201, 'withdrawal');
+  const items = [{ name: 'Camiseta', quantity: 2, unitPrice: 4_990 }];
+  const checkout = await ok(as('POST', '/checkouts', { items, customerId: customer.id }), 201, 'checkout');
+  const paidCheckout = await ok(as('POST', '/checkouts', { items }), 201, 'paid checkout');
+  await pay(t, paidCheckout.chargeId);
+  const link = await ok(as('POST', '/payment-links', {
+    name: 'Doação', amountRange: { min: 500, max: 500_000 }, customerFields: ['name', 'email', 'taxId', 'phone'],
+  }), 201, 'payment link');
+  const branding = await ok(as('PUT', '/me/branding', { displayName: 'Loja', primaryColor: '#8a3b12', logo: LOGO_PNG }), 200, 'branding');
   return {
     merchant, customerId: customer.id, pendingChargeId: pending.id, paidChargeId: paid.id, refundedChargeId: refunded.id,
     refundId: refund.refund.id, disputedChargeId: disputed.id, disputeId: dispute.id, withdrawalId: withdrawal.id, endpointId: endpoint.id,
+    checkoutId: checkout.id, paidCheckoutId: paidCheckout.id, linkId: link.id, logoId: String(branding.logoUrl).split('/').pop()!,
   };
 }
 

@@ -32,8 +32,10 @@ export interface Case {
   path?: (string | number)[];
   /** The body as the server parses it. */
   body?: unknown;
-  /** A success answer is this file type, not the envelope (errors are still envelopes). */
+  /** A success answer is this file type, not the envelope (errors are still envelopes, unless `pageErrors`). */
   file?: string;
+  pageErrors?: boolean;
+  redirects?: boolean;
 }
 
 export interface FuzzContext {
@@ -59,7 +61,7 @@ const TOO_DEEP = { statuses: [400], error: 'VALIDATION_ERROR', message: `body: n
 const VALIDATION = { statuses: [400], error: 'VALIDATION_ERROR' };
 const BAD_TEXT = /[\u0000\p{Cs}]/u;
 const OWN_PREFIX: Record<string, string> = {
-  customers: 'cust_', withdrawals: 'wd_', webhooks: 'whk_', merchants: 'mer_', 'api-keys': 'key_', charges: 'chg_', disputes: 'dsp_', refunds: 'ref_', 'unmatched-payments': 'unp_', users: 'usr_', events: 'evt_',
+  checkouts: 'chk_', pay: 'chk_', 'payment-links': 'plk_', l: 'plk_', logos: 'logo_', customers: 'cust_', withdrawals: 'wd_', webhooks: 'whk_', merchants: 'mer_', 'api-keys': 'key_', charges: 'chg_', disputes: 'dsp_', refunds: 'ref_', 'unmatched-payments': 'unp_', users: 'usr_', events: 'evt_',
 };
 
 /** The id prefix of the objects a route is about: the segment before `{id}`, or charges for `/transparents/*?id=`. */
@@ -119,7 +121,7 @@ export function generateCases(ops: Operation[], ctx: FuzzContext, seed: number, 
     const json = { 'content-type': 'application/json' };
     const base = ctx.bases[op.name];
     const baseText = base === undefined ? '{}' : JSON.stringify(base);
-    const file = op.file ? { file: op.file } : {};
+    const file = { ...(op.file ? { file: op.file } : {}), ...(op.pageErrors ? { pageErrors: true } : {}), ...(op.redirects ? { redirects: true } : {}) };
     const add = (c: Omit<Case, 'op' | 'method'>) => batch.push({ op: op.name, method: op.method, ...file, ...c });
 
     if (op.body) {
@@ -222,9 +224,10 @@ function paramCases(op: Operation, p: Param, ctx: FuzzContext, seed: number, ran
   const unknownId: Expect = { statuses: [404], error: 'NOT_FOUND' };
   const add = (kind: string, values: string[], expect: Expect, encode = true) =>
     values.forEach((v) => out.push({ kind: `${p.in}.${kind}`, detail: `${p.name}=${JSON.stringify(v).slice(0, 50)}`, value: encode ? pct(v) : v, expect }));
-  // A client resolves `..` segments before it sends (WHATWG URL, as inject does): `/customers/..` is a request for
-  // `GET /` (a redirect to the dashboard), never this route with id "..". `../../etc/passwd` and the rest stay.
-  const dotDot = (v: string) => p.in === 'path' && /^(\.|%2e){2}$/i.test(v);
+  // A client resolves `.` and `..` segments before it sends (WHATWG URL, as inject does): `/customers/..` is a request
+  // for `GET /` (a redirect to the dashboard) and `/pay/./status` one for the page of a checkout "status", never this
+  // route with id "." or "..". `../../etc/passwd` and the rest stay.
+  const dotDot = (v: string) => p.in === 'path' && /^(\.|%2e){1,2}$/i.test(v);
   const strings = HOSTILE_STRINGS.filter((v) => (p.in === 'query' || v !== '') && !dotDot(v));
   add('hostile-text', strings, loose);
   add('random-text', randomText(randomCount, seed).filter((v) => p.in === 'query' || v !== ''), loose);

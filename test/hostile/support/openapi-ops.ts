@@ -21,6 +21,10 @@ export interface Operation {
   list: boolean;
   /** The media type of a success answer that is a file, not the JSON envelope (the statement's CSV and OFX exports). */
   file?: string;
+  /** A public page: the errors its handler raises are HTML pages, not the envelope (the fuzz sets it, by contract). */
+  pageErrors?: boolean;
+  /** A page's form: a request it does not refuse is answered with a 303 to a page. */
+  redirects?: boolean;
 }
 
 export function operationsOf(doc: any): Operation[] {
