@@ -30,6 +30,8 @@ async function viewOfA() {
     charges: await Promise.all(charges.map((id) => get(`/transparents/check?id=${id}`))),
     withdrawal: await get(`/withdrawals/${a.withdrawalId}`),
     endpoint: await get(`/webhooks/${a.endpointId}`),
+    checkouts: await Promise.all([a.checkoutId, a.paidCheckoutId].map((id) => get(`/checkouts/${id}`))),
+    link: await get(`/payment-links/${a.linkId}`),
     deliveries: await get(`/webhooks/${a.endpointId}/deliveries?limit=100`),
     lists: await Promise.all(['/customers', '/transparents/list', '/withdrawals', '/webhooks'].map((l) => get(`${l}?limit=100`))),
   };
@@ -190,6 +192,21 @@ describe('merchant B with merchant A\'s ids', () => {
     expect((await asB('GET', '/events?limit=100')).body.data.map((e: { id: string }) => e.id)).not.toContain(eventId);
     expect(await viewOfA()).toEqual(before);
     expect(await eventsOfA()).toEqual(eventsBefore);
+  });
+
+  it("checkouts and payment links (docs/contract/checkouts.md#checkouts): B with A's ids gets what unknown ids get, 404; A's checkouts and link unchanged", async () => {
+    const before = await viewOfA();
+    for (const id of [a.checkoutId, a.paidCheckoutId]) {
+      expectNotFound(await sameAsUnknown('GET /checkouts/{id}', 'GET', (x) => `/checkouts/${x}`, id, 'chk_0000000000000000000000'));
+      expectNotFound(await sameAsUnknown('POST /checkouts/{id}/refund', 'POST', (x) => `/checkouts/${x}/refund`, id, 'chk_0000000000000000000000'));
+    }
+    expectNotFound(await sameAsUnknown('GET /payment-links/{id}', 'GET', (x) => `/payment-links/${x}`, a.linkId, 'plk_0000000000000000000000'));
+    expectNotFound(await sameAsUnknown('PATCH /payment-links/{id}', 'PATCH', (x) => `/payment-links/${x}`, a.linkId, 'plk_0000000000000000000000', { active: false }));
+    // A's link as B's list filter: an empty page, as for a link that never existed.
+    const list = await sameAsUnknown('GET /checkouts', 'GET', (x) => `/checkouts?paymentLinkId=${x}`, a.linkId, 'plk_0000000000000000000000');
+    expect([list.status, list.body.data]).toEqual([200, []]);
+    expect(await viewOfA()).toEqual(before);
+    await t.assertLedger();
   });
 
   it('covers every id-bearing merchant route of the OpenAPI document', async () => {
