@@ -118,6 +118,11 @@ describe('GET /customers/{id} and DELETE', () => {
   });
 });
 
+/** The list order (docs/contract/http.md#pagination): createdAt descending, then id descending — two
+ *  creates in one millisecond share a createdAt, and their random ids decide, not the order they were made. */
+const newestFirst = (made: { id: string; createdAt: string }[]) =>
+  [...made].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1)).map((c) => c.id);
+
 describe('GET /customers', () => {
   it('filters by id, email (case-insensitive) and taxId, only the merchant\'s own', async () => {
     const own = await t.merchant();
@@ -125,7 +130,7 @@ describe('GET /customers', () => {
     const a = (await create({ email: 'Filter@Example.com', taxId }, own.key)).body.data;
     const b = (await create({ email: 'other@example.com' }, own.key)).body.data;
     const list = (q: string) => t.request('GET', `/customers${q}`, { key: own.key });
-    expect((await list('')).body.data.map((c: any) => c.id)).toEqual([b.id, a.id]);
+    expect((await list('')).body.data.map((c: any) => c.id)).toEqual(newestFirst([a, b]));
     expect((await list(`?id=${a.id}`)).body.data).toEqual([a]);
     expect((await list('?email=filter@example.com')).body.data).toEqual([a]);
     expect((await list(`?taxId=${taxId}`)).body.data).toEqual([a]);
@@ -135,8 +140,11 @@ describe('GET /customers', () => {
 
   it('pages forward and back with cursors bound to the filters', async () => {
     const own = await t.merchant();
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.unshift((await create({ email: `p${i}@example.com` }, own.key)).body.data.id);
+    const made: { id: string; createdAt: string }[] = [];
+    for (let i = 0; i < 5; i++) made.push((await create({ email: `p${i}@example.com` }, own.key)).body.data);
+    // Newest first, then id descending (docs/contract/http.md#pagination): two creates in one millisecond
+    // share a createdAt, and their random ids then decide, not the order they were made in.
+    const ids = newestFirst(made);
     const page = (q: string) => t.request('GET', `/customers?${q}`, { key: own.key });
     const p1 = await page('limit=2');
     expect(p1.body.data.map((c: any) => c.id)).toEqual(ids.slice(0, 2));
