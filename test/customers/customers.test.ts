@@ -142,8 +142,6 @@ describe('GET /customers', () => {
     const own = await t.merchant();
     const made: { id: string; createdAt: string }[] = [];
     for (let i = 0; i < 5; i++) made.push((await create({ email: `p${i}@example.com` }, own.key)).body.data);
-    // Newest first, then id descending (docs/contract/http.md#pagination): two creates in one millisecond
-    // share a createdAt, and their random ids then decide, not the order they were made in.
     const ids = newestFirst(made);
     const page = (q: string) => t.request('GET', `/customers?${q}`, { key: own.key });
     const p1 = await page('limit=2');
