@@ -23,6 +23,9 @@ export interface Config {
   readonly eventRetentionDays: number;
   readonly simPayoutDelayMs: number;
   readonly simRefundDelayMs: number;
+  /** The withdrawal recovery sweep: how often it runs, and how long an open withdrawal must not have moved to be taken. */
+  readonly withdrawalSweepEveryMs: number;
+  readonly withdrawalStuckAfterMs: number;
   /** 0 turns rate limiting off. */
   readonly rateLimitPerSecond: number;
   /** REDIS_URL: rate-limit counters shared by every process; null counts per process. */
@@ -226,6 +229,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     eventRetentionDays: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1),
     simPayoutDelayMs: intVar(env, 'SIM_PAYOUT_DELAY_MS', 1000),
     simRefundDelayMs: intVar(env, 'SIM_REFUND_DELAY_MS', 1000),
+    withdrawalSweepEveryMs: intVar(env, 'WITHDRAWAL_SWEEP_INTERVAL_MS', 30_000, 1),
+    withdrawalStuckAfterMs: intVar(env, 'WITHDRAWAL_STUCK_AFTER_MS', 60_000),
     rateLimitPerSecond: intVar(env, 'RATE_LIMIT_PER_SECOND', 100),
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.REDIS_PREFIX || 'pixgate:',

@@ -10,6 +10,11 @@ export interface Envio { idEnvio: string; endToEndId: string; valor: string; sta
 
 export interface PayoutState {
   envios: Map<string, Envio>;
+  /**
+   * What a send of an idEnvio the PSP already holds gets: `replay` answers the payout it holds (Efí's
+   * behaviour), `refuse` a 422 "idEnvio already used", as some PSPs do.
+   */
+  duplicateSends: 'replay' | 'refuse';
 }
 
 /** The payout routes; null for a route not served here. */
@@ -21,7 +26,7 @@ export function payoutAnswer(state: PayoutState, method: string, path: string, b
     }
     if (String(body.favorecido.chave).endsWith('@nao-existe.test')) return [400, problem(400, 'Chave Pix nao encontrada')];
     const known = state.envios.get(m[1]!);
-    if (known) return [200, known];
+    if (known) return state.duplicateSends === 'refuse' ? [422, problem(422, 'idEnvio ja utilizado')] : [200, known];
     const envio: Envio = { idEnvio: m[1]!, endToEndId: newEndToEndId(PSP_ISPB, new Date()), valor: body.valor, status: 'EM_PROCESSAMENTO', body };
     state.envios.set(m[1]!, envio);
     return [201, envio];

@@ -92,7 +92,7 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
   const failures: Array<{ prefix: string; status: number; title: string }> = [];
   const delays: Array<{ prefix: string; ms: number }> = [];
 
-  const state: BacenState & PayoutState = { cobs: new Map(), received: new Map(), devolucoes: new Map(), envios: new Map() };
+  const state: BacenState & PayoutState = { cobs: new Map(), received: new Map(), devolucoes: new Map(), envios: new Map(), duplicateSends: 'replay' };
   const psp = Object.assign(state, {
     tls, seen: [] as Seen[], tokenRequests: 0, violations: [] as string[],
     receive: (p: Parameters<FakePsp['receive']>[0]) => receivePix(state, p),
