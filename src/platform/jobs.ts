@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { Logger, run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
-import type { Executor } from './db.js';
+import { connectionStringOf, type Executor } from './db.js';
+import { multiHostPoolConfig } from './multi-host-pool.js';
 import { ADD_JOB_SQL, forceUnlockDeadWorkers, trackWorkerPools, unlockOrphanJobs } from './job-queue-internals.js';
 
 /**
@@ -26,6 +27,54 @@ export async function enqueue(tx: Executor, task: string, payload: Record<string
 }
 
 export type { Task, TaskList };
+
+/**
+ * Session settings of an exclusive run's connection, then its lock. A process that dies closes its socket
+ * and the server ends the session at once; a host that vanishes sends nothing, and these keepalives make
+ * the server notice within about 25 s rather than the system's two hours.
+ */
+const EXCLUSIVE_LOCK_SQL = `SELECT set_config('tcp_keepalives_idle', '10', false), set_config('tcp_keepalives_interval', '5', false),
+  set_config('tcp_keepalives_count', '3', false), pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`;
+
+const lockConnections = new WeakMap<pg.Pool, () => pg.Client>();
+
+/** A connection of its own to the pool's database (the same host choice and settings), outside the pool. */
+function ownConnection(pool: pg.Pool): pg.Client {
+  let make = lockConnections.get(pool);
+  if (!make) {
+    const { Client, base } = multiHostPoolConfig(connectionStringOf(pool));
+    make = () => new Client({ application_name: 'pixgate', ...base });
+    lockConnections.set(pool, make);
+  }
+  return make();
+}
+
+/**
+ * Runs `fn` unless another run of `name` is under way anywhere on the database (every process, every
+ * worker); answers whether it ran. A job uses it when two copies of it must never overlap, e.g. when
+ * each may call a remote service about the same record: a sweep, a retry and a recovery can all queue
+ * one beside a run still waiting on that service.
+ *
+ * The holder is a session advisory lock on a connection of the run's own, not the pool's: `fn` may wait
+ * on a remote service for long, and a pooled connection must never wait on one (nor a transaction stay
+ * open), while a session lock needs its session alive for as long as the run. Ending the session releases
+ * it, so a run whose process dies (SIGKILL included) frees the name at once, with no expiry to wait for.
+ * If the connection itself is lost mid-run, the lock goes with it while `fn` goes on: callers keep their
+ * own state checks, which this only makes rare to need.
+ */
+export async function runExclusive(pool: pg.Pool, name: string, fn: () => Promise<void>): Promise<boolean> {
+  const session = ownConnection(pool);
+  session.on('error', () => {}); // a lost session only frees the name; fn's own statements meet the database's state
+  await session.connect();
+  try {
+    const { rows } = await session.query<{ locked: boolean }>(EXCLUSIVE_LOCK_SQL, [`pixgate:exclusive:${name}`]);
+    if (!rows[0]!.locked) return false;
+    await fn();
+    return true;
+  } finally {
+    await session.end().catch(() => {});
+  }
+}
 
 export const silentLogger = () => new Logger(() => () => {});
 

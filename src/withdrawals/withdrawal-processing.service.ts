@@ -1,13 +1,14 @@
 import { emitEvent } from '../events/event.sql.js';
 import { withTransaction, type Tx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
-import { PayoutRefused, type PayoutRequest, type PayoutResult, type SettledPayout } from '../providers/port/provider.port.js';
+import { runExclusive } from '../platform/jobs.js';
+import { askOrSend } from '../providers/port/payout-send.service.js';
+import { markSeen } from '../providers/port/payout-send.sql.js';
+import { reportCompletedAfterFailed } from '../providers/port/payout.metrics.js';
+import type { PayoutRequest, PayoutResult, SettledPayout } from '../providers/port/provider.port.js';
 import type { Runtime } from '../runtime.js';
 import { payWithdrawal, releaseWithdrawal } from './withdrawal.ledger.js';
-import {
-  beginPayoutSend, lockUnmadePayout, lockWithdrawal, markPayoutSeen, undoPayoutSend, updateToCompleted, updateToFailed, updateToProcessing,
-  type WithdrawalRow,
-} from './withdrawal.sql.js';
+import { lockWithdrawal, updateToCompleted, updateToFailed, updateToProcessing, type WithdrawalRow } from './withdrawal.sql.js';
 import { toWithdrawalView } from './withdrawal.view.js';
 
 /** The processing job; one job key per withdrawal, so re-enqueueing (recovery) never duplicates a waiting job. */
@@ -62,60 +63,43 @@ const payoutRequest = (w: WithdrawalRow): PayoutRequest => ({
 
 /**
  * The processing job. Every step is safe to repeat after a crash at any point: the state is re-read
- * under a row lock, PROCESSING commits before the provider is called, the provider is asked about
- * the payout before a send (and deduplicates sends by withdrawal id anyway), and a result applies
- * only to a withdrawal that is still PROCESSING.
+ * under a row lock, PROCESSING commits before the provider is called, the provider is asked about the
+ * payout before a send (and deduplicates sends by withdrawal id anyway), and a result applies only to a
+ * withdrawal that is still PROCESSING. One run per withdrawal at a time (docs/contract/psp.md#payout-jobs):
+ * a run queued beside one under way (the recovery sweep, a retry) leaves at once, so two runs never send
+ * the same payout and one never reads the other's duplicate-id refusal as the PSP refusing the payout.
  */
 export async function processWithdrawal(rt: Runtime, withdrawalId: string, opts: ProcessingOptions = {}): Promise<void> {
-  reach('start', opts);
-  const w = await withTransaction(rt.pool, async (tx) => {
-    const row = await lockAndStart(tx, withdrawalId);
-    return row && !isFinal(row) ? row : null;
+  await runExclusive(rt.pool, processJob.key(withdrawalId), async () => {
+    reach('start', opts);
+    const w = await withTransaction(rt.pool, async (tx) => {
+      const row = await lockAndStart(tx, withdrawalId);
+      return row && !isFinal(row) ? row : null;
+    });
+    if (!w) return;
+    reach('afterProcessing', opts);
+    const run = await askOrSend(rt.pool, {
+      kind: 'withdrawal', key: w.id, notMadeReason: NOT_MADE,
+      ask: () => rt.provider.getPayout(w.id),
+      send: () => rt.provider.sendPayout(payoutRequest(w)),
+      fail: (reason, guard) => failPayout(rt, w.id, reason, guard),
+    });
+    reach('afterSend', opts);
+    // Nothing known yet: the provider reports the result later (recordPayoutResult); the recovery sweep
+    // asks again should that report be lost.
+    if (run.outcome === 'state') await recordPayoutResult(rt, w.id, run.state, opts);
   });
-  if (!w) return;
-  reach('afterProcessing', opts);
-  const result = await askOrSend(rt, w);
-  reach('afterSend', opts);
-  // PROCESSING or unknown: the provider reports the result later (recordPayoutResult); the recovery
-  // sweep asks again should that report be lost.
-  if (result) await recordPayoutResult(rt, w.id, result, opts);
 }
 
-/** docs/contract/psp.md#uncertain-payouts: how long the PSP must keep saying "not found" after an uncertain send before the payout counts as not made. */
-export const NOT_FOUND_FAILS_AFTER_MS = 10 * 60_000;
 const NOT_MADE = 'The PSP has no record of the payout';
 
-/**
- * Asks the PSP about the payout by its id, and sends it when the PSP does not know it. A send is recorded
- * before it is made; one that gets no clear answer (a timeout, a reset, a 5xx: sendPayout throws) is
- * uncertain, and from then on only the PSP's word ends the payout: a status on it, or "not found" for
- * NOT_FOUND_FAILS_AFTER_MS after the latest uncertain send, while it never reported the payout. A refusal
- * (400/422) fails the payout only when it answers the first send; to a resend it proves nothing.
- * Answers null when nothing is known yet (the withdrawal stays PROCESSING).
- */
-async function askOrSend(rt: Runtime, w: WithdrawalRow): Promise<PayoutResult | null> {
-  const known = await rt.provider.getPayout(w.id);
-  if (known) return known;
-  if (w.payout_seen) return null; // it existed at the PSP: "not found" now is its lag
-  if (w.payout_sends > 0 && (await failUnmadePayout(rt, w.id))) return null;
-  const send = await beginPayoutSend(rt.pool, w.id);
-  if (!send) return null;
-  try {
-    return await rt.provider.sendPayout(payoutRequest(w));
-  } catch (err) {
-    if (!(err instanceof PayoutRefused)) throw err; // uncertain: the job retries, asking first
-    if (send.sends === 1) return { status: 'FAILED', reason: err.reason };
-    await undoPayoutSend(rt.pool, w.id, send.sends, send.previousSentAt);
-    return null;
-  }
-}
-
-/** FAILED with the money returned, when the PSP's "not found" has held long enough (lockUnmadePayout). */
-async function failUnmadePayout(rt: Runtime, withdrawalId: string): Promise<boolean> {
+/** FAILED with the money returned, when `guard` holds with the withdrawal locked (askOrSend's rule). */
+function failPayout(rt: Runtime, withdrawalId: string, reason: string, guard: (tx: Tx) => Promise<boolean>): Promise<boolean> {
   return withTransaction(rt.pool, async (tx) => {
-    const w = await lockUnmadePayout(tx, withdrawalId, NOT_FOUND_FAILS_AFTER_MS);
-    if (w) await applyPayoutResult(tx, w, { status: 'FAILED', reason: NOT_MADE });
-    return !!w;
+    const w = await lockWithdrawal(tx, withdrawalId);
+    if (w?.status !== 'PROCESSING' || !(await guard(tx))) return false;
+    await applyPayoutResult(tx, w, { status: 'FAILED', reason });
+    return true;
   });
 }
 
@@ -144,16 +128,18 @@ export async function applyPayoutResult(tx: Tx, w: WithdrawalRow, result: Settle
 
 /**
  * The provider's answer about a payout (its notification, or what processing learned by asking).
- * Idempotent: applies only while the withdrawal is PROCESSING; otherwise returns it unchanged.
+ * Idempotent: applies only while the withdrawal is PROCESSING; otherwise returns it unchanged — a
+ * COMPLETED for a FAILED one (its money already back in available) is counted and logged for the operator.
  * Returns null for an unknown id.
  */
 export async function recordPayoutResult(
   rt: Runtime, withdrawalId: string, result: PayoutResult, opts: ProcessingOptions = {},
 ): Promise<WithdrawalRow | null> {
   // The PSP reported the payout: from now on its "not found" is never taken as proof it was not made.
-  if (result.status === 'PROCESSING') return (await markPayoutSeen(rt.pool, withdrawalId)) ?? null;
+  if (result.status === 'PROCESSING') return (await markSeen<WithdrawalRow>(rt.pool, 'withdrawal', withdrawalId)) ?? null;
   return withTransaction(rt.pool, async (tx) => {
     const w = await lockWithdrawal(tx, withdrawalId);
+    if (w?.status === 'FAILED' && result.status === 'COMPLETED') reportCompletedAfterFailed(rt.config.logLevel, 'withdrawal', w.id);
     if (!w || w.status !== 'PROCESSING') return w ?? null;
     const done = await applyPayoutResult(tx, w, result);
     reach('beforeResultCommit', opts);

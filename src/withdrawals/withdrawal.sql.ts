@@ -18,7 +18,7 @@ export interface WithdrawalRow {
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
-  /** Sends begun, each recorded before its call (docs/contract/psp.md#uncertain-payouts). */
+  /** Sends begun, each recorded before its call (docs/contract/psp.md#uncertain-payouts; providers/port/payout-send.sql.ts). */
   payout_sends: number;
   /** Start of the latest send that may have reached the PSP; null before the first. */
   payout_sent_at: Date | null;
@@ -87,40 +87,6 @@ export async function updateToFailed(db: Executor, id: string, reason: string): 
     [id, reason],
   );
   return rows[0]!;
-}
-
-/** Records a send about to begin; null when the withdrawal is no longer PROCESSING. */
-export async function beginPayoutSend(db: Executor, id: string): Promise<{ sends: number; previousSentAt: Date | null } | undefined> {
-  const { rows } = await db.query<{ sends: number; previousSentAt: Date | null }>(
-    `WITH prev AS (SELECT id, payout_sent_at FROM withdrawals WHERE id = $1 AND status = 'PROCESSING' FOR UPDATE)
-     UPDATE withdrawals w SET payout_sends = w.payout_sends + 1, payout_sent_at = now_ms() FROM prev WHERE w.id = prev.id
-     RETURNING w.payout_sends AS sends, prev.payout_sent_at AS "previousSentAt"`,
-    [id],
-  );
-  return rows[0];
-}
-
-/** A send the PSP refused reached nothing: the uncertain send before it, if any, is again the latest (unless another began). */
-export async function undoPayoutSend(db: Executor, id: string, sends: number, previousSentAt: Date | null): Promise<void> {
-  await db.query('UPDATE withdrawals SET payout_sent_at = $3 WHERE id = $1 AND payout_sends = $2', [id, sends, previousSentAt]);
-}
-
-export async function markPayoutSeen(db: Executor, id: string): Promise<WithdrawalRow | undefined> {
-  const { rows } = await db.query<WithdrawalRow>('UPDATE withdrawals SET payout_seen = true WHERE id = $1 RETURNING *', [id]);
-  return rows[0];
-}
-
-/**
- * The withdrawal locked when its payout may be taken as not made: PROCESSING, sent, never reported by the
- * PSP, and its latest uncertain send at least `afterMs` old (by the database's clock).
- */
-export async function lockUnmadePayout(db: Executor, id: string, afterMs: number): Promise<WithdrawalRow | undefined> {
-  const { rows } = await db.query<WithdrawalRow>(
-    `SELECT * FROM withdrawals WHERE id = $1 AND status = 'PROCESSING' AND payout_sends > 0 AND NOT payout_seen
-       AND payout_sent_at <= now() - make_interval(secs => $2::double precision / 1000) FOR UPDATE`,
-    [id, afterMs],
-  );
-  return rows[0];
 }
 
 /** Open withdrawals whose state has not moved for `olderThanMs`: their job may have died with its worker. */
