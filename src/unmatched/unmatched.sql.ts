@@ -77,9 +77,11 @@ export async function selectRefunding(db: Executor, devolucaoId: string): Promis
   return rows[0];
 }
 
+/** A refund attempt begins: a new devolução, whose send log starts empty (docs/contract/psp.md#payout-jobs). */
 export async function markRefunding(tx: Tx, id: string, devolucaoId: string): Promise<UnmatchedRow> {
   const { rows } = await tx.query<UnmatchedRow>(
-    `UPDATE unmatched_payments SET status = 'REFUNDING', devolucao_id = $2, failed_reason = NULL, refund_requested_at = now_ms()
+    `UPDATE unmatched_payments SET status = 'REFUNDING', devolucao_id = $2, failed_reason = NULL, refund_requested_at = now_ms(),
+       payout_sends = 0, payout_sent_at = NULL, payout_seen = false
      WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, devolucaoId],
   );

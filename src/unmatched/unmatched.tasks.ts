@@ -1,7 +1,7 @@
 import type { TaskList } from '../platform/jobs.js';
 import type { Runtime } from '../runtime.js';
-import { enqueueUnmatchedRefund, settleUnmatchedRefund, UNMATCHED_REFUND_TASK } from './unmatched.service.js';
-import { selectRefunding, selectRefundingDevolucoes } from './unmatched.sql.js';
+import { enqueueUnmatchedRefund, requestUnmatchedRefund, UNMATCHED_REFUND_TASK } from './unmatched.service.js';
+import { selectRefundingDevolucoes } from './unmatched.sql.js';
 
 function devolucaoIdOf(payload: unknown): string {
   const id = (payload as { devolucaoId?: unknown } | null)?.devolucaoId;
@@ -11,15 +11,7 @@ function devolucaoIdOf(payload: unknown): string {
 
 export function unmatchedTasks(rt: Runtime): TaskList {
   return {
-    // Safe to run twice: the provider's call is idempotent by devolução id, and only a REFUNDING record
-    // of this very devolução is asked about or settled.
-    [UNMATCHED_REFUND_TASK]: async (payload) => {
-      const devolucaoId = devolucaoIdOf(payload);
-      const row = await selectRefunding(rt.pool, devolucaoId);
-      if (!row) return;
-      const outcome = await rt.provider.refundUnmatched({ devolucaoId, endToEndId: row.end2end_id, amount: row.amount });
-      if (outcome) await settleUnmatchedRefund(rt, devolucaoId, outcome);
-    },
+    [UNMATCHED_REFUND_TASK]: (payload) => requestUnmatchedRefund(rt, devolucaoIdOf(payload)),
   };
 }
 

@@ -7,6 +7,7 @@ import { formatCents, newEndToEndId } from '../../src/pix/index.js';
 import { createApiPixClient } from '../../src/providers/api-pix/api-pix.client.js';
 import { loadConfig } from '../../src/config.js';
 import { createApiPixProvider } from '../../src/providers/api-pix/api-pix.provider.js';
+import { requestProviderRefund } from '../../src/refunds/refund-settlement.service.js';
 import { buildHttp, createRuntime } from '../../src/composition.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
@@ -248,7 +249,7 @@ describe('refunds: devolução', () => {
     expect(await balance(t, m)).toMatchObject({ available: 0 });
     // Rerunning the request (the worker-start recovery) asks the PSP and never sends a second PUT.
     const puts = () => psp.seen.filter((s) => s.method === 'PUT' && s.path.includes(`/devolucao/${devolucao.id}`)).length;
-    await t.rt.provider.requestRefund({ refundId, chargeId: c.id, endToEndId: pix.endToEndId, amount: 5000 });
+    await requestProviderRefund(t.rt, refundId);
     expect(puts()).toBe(1);
     await t.assertLedger();
   });

@@ -4,8 +4,8 @@ import { ApiPixError, createApiPixClient, type ApiPixClient } from './api-pix.cl
 import { newCobTxid, toValor, truncate } from './api-pix-ids.rules.js';
 import { apiPixPayouts, PAYOUT_POLL_TASK } from './api-pix-payouts.provider.js';
 import { reconcileTask, RECONCILE_TASK, scheduleReconcile } from './api-pix-reconcile.tasks.js';
-import { refundPollTask, REFUND_POLL_TASK, requestDevolucao } from './api-pix-refunds.provider.js';
-import { refundUnmatchedAtPsp, UNMATCHED_POLL_TASK, unmatchedPollTask } from './api-pix-unmatched.provider.js';
+import { apiPixRefunds, refundPollTask, REFUND_POLL_TASK } from './api-pix-refunds.provider.js';
+import { apiPixUnmatched, UNMATCHED_POLL_TASK, unmatchedPollTask } from './api-pix-unmatched.provider.js';
 import { apiPixWebhookRoutes } from './api-pix-webhook.routes.js';
 
 /** The port plus the authenticated client, which the webhook route uses to confirm notifications. */
@@ -47,10 +47,10 @@ export function createApiPixProvider(rt: Runtime): ApiPixProvider {
       }
       return { txid, brCode: cob.pixCopiaECola };
     },
-    requestRefund: (input) => requestDevolucao(rt, client, input),
+    ...apiPixRefunds(rt, client),
     sendPayout: payouts.sendPayout,
     getPayout: payouts.getPayout,
-    refundUnmatched: (input) => refundUnmatchedAtPsp(rt, client, input),
+    ...apiPixUnmatched(rt, client),
     tasks: () => ({
       [REFUND_POLL_TASK]: refundPollTask(rt, client), [PAYOUT_POLL_TASK]: payouts.pollTask,
       [UNMATCHED_POLL_TASK]: unmatchedPollTask(rt, client), [RECONCILE_TASK]: reconcileTask(rt, client),

@@ -10,7 +10,8 @@ import type { PixKeyType } from '../../pix/index.js';
  *   them): `acceptReceivedPix(rt, ReceivedPix)` in src/unmatched/received-pix.service.ts, idempotent by
  *   endToEndId — the charge through `receivePayment` (src/charges/charge-payment.service.ts), or an unmatched payment;
  * - a devolução's result (DEVOLVIDO | NAO_REALIZADO): `settleRefund(rt, refundId, RefundOutcome)` in
- *   src/refunds/refund-settlement.service.ts, idempotent by refund id;
+ *   src/refunds/refund-settlement.service.ts, idempotent by refund id (an unmatched payment's:
+ *   `settleUnmatchedRefund`);
  * - an infraction report (MED): `openDispute(rt, { endToEndId })` / `resolveDispute(rt, disputeId,
  *   outcome)` in src/disputes/dispute.service.ts;
  * - payout results by withdrawal id (see the withdrawals slice).
@@ -21,18 +22,32 @@ export interface PixProvider {
   readonly name: string;
   /** Issues a charge (API Pix `PUT /cob/{txid}`): returns the txid and the copy-and-paste BR Code. */
   createCharge(input: CreateChargeInput): Promise<ProviderCharge>;
-  /** Asks for a devolução of a received PIX (`PUT /pix/{e2eid}/devolucao/{id}`); the result arrives later. Idempotent by refundId. */
-  requestRefund(input: RefundRequest): Promise<void>;
-  /** Sends a PIX to a key; idempotent by withdrawalId, so a retried job never pays twice. */
+  /**
+   * A charge refund's devolução (`GET /pix/{e2eid}/devolucao/{id}`): its state at the PSP, null when the PSP
+   * does not know it. While it is PROCESSING the provider reports its result to `settleRefund` itself.
+   */
+  getRefund(input: RefundRequest): Promise<DevolucaoState | null>;
+  /**
+   * Asks for the devolução of a received PIX (`PUT /pix/{e2eid}/devolucao/{id}`), idempotent by refundId.
+   * Throws PayoutRefused when the PSP refused this request; any other failure may have made it. The core
+   * calls it only through askOrSend (payout-send.service.ts), which decides what a refusal proves.
+   */
+  sendRefund(input: RefundRequest): Promise<DevolucaoState>;
+  /**
+   * Sends a PIX to a key; idempotent by withdrawalId, so a retried job never pays twice. Throws PayoutRefused
+   * when the PSP refused this request; any other failure may have sent it (askOrSend decides what it proves).
+   */
   sendPayout(input: PayoutRequest): Promise<PayoutResult>;
   /** The payout's current state at the PSP, for a job that restarts after a crash; null if never sent. */
   getPayout(withdrawalId: string): Promise<PayoutResult | null>;
   /**
-   * Asks for a devolução of the whole of an unmatched payment (docs/contract/psp.md#unmatched-payments), idempotent by
-   * devolucaoId. Answers the final outcome when known at once, else null: the provider then reports it
-   * to `settleUnmatchedRefund` (src/unmatched/unmatched.service.ts) itself, by polling or notification.
+   * An unmatched payment's devolução (docs/contract/psp.md#unmatched-payments): its state at the PSP, null when
+   * the PSP does not know it. While it is PROCESSING the provider reports its result to `settleUnmatchedRefund`
+   * (src/unmatched/unmatched.service.ts) itself, by polling or notification.
    */
-  refundUnmatched(input: UnmatchedRefundRequest): Promise<RefundOutcome | null>;
+  getUnmatchedRefund(input: UnmatchedRefundRequest): Promise<DevolucaoState | null>;
+  /** Asks for a devolução of the whole of an unmatched payment, idempotent by devolucaoId; refusals as `sendRefund`. */
+  sendUnmatchedRefund(input: UnmatchedRefundRequest): Promise<DevolucaoState>;
   /**
    * The simulator only: a payer pays the charge's code, through the same core function a PSP's notification
    * reaches (the payment page's test button, docs/contract/checkouts.md#payment-page). A real PSP has none.
@@ -102,6 +117,9 @@ export interface PaymentNotification {
 /** A devolução's final state: DEVOLVIDO → COMPLETED, NAO_REALIZADO → FAILED with the PSP's reason. */
 export type RefundOutcome = { status: 'COMPLETED' } | { status: 'FAILED'; reason?: string | null };
 
+/** A devolução's state at the PSP: EM_PROCESSAMENTO → PROCESSING, or final. */
+export type DevolucaoState = { status: 'PROCESSING' } | RefundOutcome;
+
 export interface PayoutRequest {
   withdrawalId: string;
   amount: number;
@@ -120,10 +138,11 @@ export type PayoutResult =
 export type SettledPayout = Exclude<PayoutResult, { status: 'PROCESSING' }>;
 
 /**
- * Thrown by `sendPayout` when the PSP refused that send request outright (API Pix 400/422): that request
- * made no payout. Proof that the payout failed only when no earlier send of the id was made; after an
- * uncertain send it proves nothing about that one (docs/contract/psp.md#uncertain-payouts, withdrawal-processing.service.ts).
- * Any other failure of `sendPayout` (no answer, a reset, a 5xx) is an uncertain send.
+ * Thrown by `sendPayout`, `sendRefund` and `sendUnmatchedRefund` when the PSP refused that send request
+ * outright (API Pix 400/422): that request made nothing. Proof that the payout failed only when no other
+ * send of the id was begun; after an uncertain send it proves nothing about that one
+ * (docs/contract/psp.md#uncertain-payouts, payout-send.service.ts). Any other failure of a send (no answer,
+ * a reset, a 5xx) is an uncertain send.
  */
 export class PayoutRefused extends Error {
   constructor(readonly reason: string) {

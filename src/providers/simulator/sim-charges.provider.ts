@@ -7,14 +7,27 @@ import { notFound } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs.js';
 import { settleRefund } from '../../refunds/refund-settlement.service.js';
 import type { Runtime } from '../../runtime.js';
-import type { PixProvider } from '../port/provider.port.js';
+import type { DevolucaoState, PixProvider, RefundRequest } from '../port/provider.port.js';
 import type { TransactionHook } from '../../platform/db.js';
 
 /** The simulated network's one institution (ISPB), in the end-to-end ids of simulated payments and payouts. */
 export const SIM_ISPB = '99999999';
 const REFUND_SETTLE_TASK = 'sim:refund:settle';
 
-export function simulatedCharges(rt: Runtime): Pick<PixProvider, 'createCharge' | 'requestRefund'> {
+/**
+ * The simulated network keeps no record of its devoluções: every one it is asked for completes after
+ * SIM_REFUND_DELAY_MS unless driven first. Asked about one or asked for it, it (re)schedules that completion
+ * — one job per refund, its time kept — and reports it in processing, so a refund whose job was lost
+ * completes when the core asks again.
+ */
+const simRefund = (rt: Runtime) => async (input: RefundRequest): Promise<DevolucaoState> => {
+  await enqueue(rt.pool, REFUND_SETTLE_TASK, { refundId: input.refundId }, {
+    runAt: new Date(Date.now() + rt.config.simRefundDelayMs), jobKey: `${REFUND_SETTLE_TASK}:${input.refundId}`, jobKeyMode: 'preserve_run_at',
+  });
+  return { status: 'PROCESSING' };
+};
+
+export function simulatedCharges(rt: Runtime): Pick<PixProvider, 'createCharge' | 'getRefund' | 'sendRefund'> {
   return {
     // A static BR Code under BACEN's rules (docs/contract/charges.md#br-code), with a fresh 25-character txid.
     createCharge: async (input) => {
@@ -25,12 +38,8 @@ export function simulatedCharges(rt: Runtime): Pick<PixProvider, 'createCharge' 
       });
       return { txid, brCode };
     },
-    // The devolução completes on its own after SIM_REFUND_DELAY_MS unless driven first; the job key
-    // makes a repeated request the same devolução.
-    requestRefund: (input) =>
-      enqueue(rt.pool, REFUND_SETTLE_TASK, { refundId: input.refundId }, {
-        runAt: new Date(Date.now() + rt.config.simRefundDelayMs), jobKey: `${REFUND_SETTLE_TASK}:${input.refundId}`,
-      }),
+    getRefund: simRefund(rt),
+    sendRefund: simRefund(rt),
   };
 }
 

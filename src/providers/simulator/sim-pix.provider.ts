@@ -4,7 +4,7 @@ import { enqueue } from '../../platform/jobs.js';
 import type { Runtime } from '../../runtime.js';
 import { acceptReceivedPix, type ReceivedOutcome } from '../../unmatched/received-pix.service.js';
 import { settleUnmatchedRefund } from '../../unmatched/unmatched.service.js';
-import type { PixProvider } from '../port/provider.port.js';
+import type { DevolucaoState, PixProvider, UnmatchedRefundRequest } from '../port/provider.port.js';
 import { SIM_ISPB } from './sim-charges.provider.js';
 
 const UNMATCHED_REFUND_SETTLE_TASK = 'sim:unmatched-refund:settle';
@@ -28,17 +28,17 @@ export function simulateReceivedPix(rt: Runtime, pix: SimulatedPix): Promise<Rec
   });
 }
 
-export function simulatedUnmatched(rt: Runtime): Pick<PixProvider, 'refundUnmatched'> {
-  return {
-    // Completes on its own after SIM_REFUND_DELAY_MS, like a charge refund; the job key makes a repeated
-    // request the same devolução.
-    refundUnmatched: async ({ devolucaoId }) => {
-      await enqueue(rt.pool, UNMATCHED_REFUND_SETTLE_TASK, { devolucaoId }, {
-        runAt: new Date(Date.now() + rt.config.simRefundDelayMs), jobKey: `${UNMATCHED_REFUND_SETTLE_TASK}:${devolucaoId}`,
-      });
-      return null;
-    },
-  };
+/** As a charge refund's (sim-charges.provider.ts): asked about or asked for, the devolução completes after SIM_REFUND_DELAY_MS. */
+const simUnmatchedRefund = (rt: Runtime) => async ({ devolucaoId }: UnmatchedRefundRequest): Promise<DevolucaoState> => {
+  await enqueue(rt.pool, UNMATCHED_REFUND_SETTLE_TASK, { devolucaoId }, {
+    runAt: new Date(Date.now() + rt.config.simRefundDelayMs), jobKey: `${UNMATCHED_REFUND_SETTLE_TASK}:${devolucaoId}`,
+    jobKeyMode: 'preserve_run_at',
+  });
+  return { status: 'PROCESSING' };
+};
+
+export function simulatedUnmatched(rt: Runtime): Pick<PixProvider, 'getUnmatchedRefund' | 'sendUnmatchedRefund'> {
+  return { getUnmatchedRefund: simUnmatchedRefund(rt), sendUnmatchedRefund: simUnmatchedRefund(rt) };
 }
 
 export function simulatorPixTasks(rt: Runtime): TaskList {
