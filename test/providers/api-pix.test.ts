@@ -274,6 +274,25 @@ describe('refunds: devolução', () => {
     await t.assertLedger();
   });
 
+  it('a devolução the PSP refuses on its first, certain send fails the refund: REFUND_FAILED, every debit back, the charge PAID', async () => {
+    const { m, c, pix } = await paid(5000);
+    psp.failNext(`PUT /api/v2/pix/${pix.endToEndId}/devolucao/`, 422, 'Devolucao nao permitida');
+    const res = await t.request('POST', `/transparents/refund?id=${c.id}`, { key: m.key });
+    expect(res.body.data.refund.status).toBe('PENDING');
+    expect(await balance(t, m)).toMatchObject({ available: 0 });
+    await eventually(async () => (await check(t, m, c.id)).refund.status !== 'PENDING');
+    const charge = await check(t, m, c.id);
+    expect(charge.status).toBe('PAID');
+    expect(charge.refund).toMatchObject({ status: 'FAILED', failedReason: 'Devolução refused by the PSP: Devolucao nao permitida' });
+    expect(await balance(t, m)).toMatchObject({ available: 5000 });
+    expect(await events(t, m.id, 'REFUND_FAILED')).toHaveLength(1);
+    expect([...psp.devolucoes.keys()].some((k) => k.startsWith(`${pix.endToEndId}/`))).toBe(false);
+    // Refunded again, it is a new devolução.
+    expect((await t.request('POST', `/transparents/refund?id=${c.id}`, { key: m.key })).body.data.refund.status).toBe('PENDING');
+    await eventually(() => [...psp.devolucoes.keys()].some((k) => k.startsWith(`${pix.endToEndId}/`)));
+    await t.assertLedger();
+  });
+
   it('ignores a devolução of another PIX or one it did not request (MED)', async () => {
     const { m, c, pix, devolucao } = await refunded();
     const other = newEndToEndId('87654321', new Date());

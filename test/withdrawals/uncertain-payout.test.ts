@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processWithdrawal } from '../../src/withdrawals/withdrawal-processing.service.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js';
 import { eventually } from '../support/eventually.js';
 import { startFakePsp, type FakePsp } from '../providers/fake-psp.js';
 import { balanceOf, fundedMerchant, ledgerKinds } from './helpers.js';
@@ -33,6 +33,12 @@ async function withdrawal(fields: Record<string, unknown> = {}) {
 }
 const read = async (m: { key: string }, id: string) => (await t.request('GET', `/withdrawals/${id}`, { key: m.key })).body.data;
 const sends = (idEnvio: string) => psp.seen.filter((s) => s.method === 'PUT' && s.path === `/api/v2/gn/pix/${idEnvio}`).length;
+/** The PSP-reported COMPLETED payouts that had been FAILED, as /metrics shows them. */
+async function completedAfterFailed(): Promise<number> {
+  const text = (await t.request('GET', '/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).raw;
+  const line = text.split('\n').find((l) => l.startsWith('pixgate_payouts_completed_after_failed_total{kind="withdrawal"}'));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
 /** Moves the recorded send back in time, as if `minutes` had passed since it. */
 const age = (id: string, minutes: number) =>
   t.pool.query(`UPDATE withdrawals SET payout_sent_at = now() - make_interval(mins => $2) WHERE id = $1`, [id, minutes]);
@@ -126,5 +132,25 @@ describe('a payout with an uncertain send', () => {
     await processWithdrawal(t.rt, id);
     expect(await read(m, id)).toMatchObject({ status: 'FAILED', failedReason: 'Payout refused by the PSP: Chave Pix nao encontrada' });
     expect(await balanceOf(t, m.key)).toEqual({ available: 10_000, pending: 0, blocked: 0 });
+  });
+
+  it('a COMPLETED that arrives for a FAILED withdrawal changes no money; it is counted at /metrics for the operator', async () => {
+    const { m, id, idEnvio } = await withdrawal();
+    psp.delayNext(SEND, 1000);
+    psp.failNext(SEND, 503);
+    await expect(processWithdrawal(t.rt, id)).rejects.toThrow(/no answer from the PSP/);
+    await new Promise((r) => setTimeout(r, 700));
+    await age(id, 11);
+    await processWithdrawal(t.rt, id);
+    expect(await read(m, id)).toMatchObject({ status: 'FAILED', failedReason: 'The PSP has no record of the payout' });
+    const before = await completedAfterFailed();
+    // The PSP's lookup had lost it, yet it was paid: a poll brings REALIZADO.
+    psp.envios.set(idEnvio, { idEnvio, endToEndId: 'E12345678202611251200abcdefghijk', valor: '30.00', status: 'REALIZADO', body: {} });
+    await t.rt.provider.tasks!()['api-pix:payout:poll']!({ id, attempt: 0 }, {} as never);
+    expect(await read(m, id)).toMatchObject({ status: 'FAILED', end2endId: null });
+    expect(await ledgerKinds(t, id)).toEqual(['WITHDRAWAL_RESERVE', 'WITHDRAWAL_RELEASE']);
+    expect(await balanceOf(t, m.key)).toEqual({ available: 10_000, pending: 0, blocked: 0 });
+    expect(await completedAfterFailed()).toBe(before + 1);
+    await t.assertLedger();
   });
 });
