@@ -58,10 +58,6 @@ const EXCEPTIONS: Record<string, string> = {
   'src/withdrawals/withdrawal.sql.ts#updateToProcessing': 'worker: as lockWithdrawal',
   'src/withdrawals/withdrawal.sql.ts#updateToCompleted': 'worker: as lockWithdrawal',
   'src/withdrawals/withdrawal.sql.ts#updateToFailed': 'worker: as lockWithdrawal',
-  'src/withdrawals/withdrawal.sql.ts#beginPayoutSend': 'worker: as lockWithdrawal',
-  'src/withdrawals/withdrawal.sql.ts#undoPayoutSend': 'worker: as lockWithdrawal',
-  'src/withdrawals/withdrawal.sql.ts#markPayoutSeen': 'worker: as lockWithdrawal',
-  'src/withdrawals/withdrawal.sql.ts#lockUnmadePayout': 'worker: as lockWithdrawal',
   'src/withdrawals/withdrawal.sql.ts#selectStuckWithdrawalIds': 'worker: the recovery sweep over every merchant',
 };
 

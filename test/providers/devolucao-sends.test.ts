@@ -70,6 +70,16 @@ describe('a charge refund', () => {
     await t.assertLedger();
   });
 
+  it('one run at a time: a second run of the job beside a slow send leaves without sending', async () => {
+    const { m, c, pix, refundId } = await refunded();
+    psp.delayNext(`PUT /api/v2/pix/${pix.endToEndId}/devolucao/`, 300);
+    await Promise.all([requestProviderRefund(t.rt, refundId), requestProviderRefund(t.rt, refundId)]);
+    expect(puts(pix.endToEndId)).toBe(1);
+    expect((await check(t, m, c.id)).refund.status).toBe('PENDING');
+    const { rows } = await t.pool.query('SELECT payout_sends, payout_seen FROM refunds WHERE id = $1', [refundId]);
+    expect(rows[0]).toEqual({ payout_sends: 1, payout_seen: true });
+  });
+
   it('a devolução that never reached the PSP: PENDING while "not found" is younger than 10 minutes, then FAILED with every debit back', async () => {
     const { m, c, pix, refundId } = await refunded();
     const PUT = `PUT /api/v2/pix/${pix.endToEndId}/devolucao/`;
@@ -126,6 +136,14 @@ describe('an unmatched payment\'s devolução', () => {
     expect(await read()).toMatchObject({ status: 'REFUNDED', failedReason: null });
     expect(puts(pix.endToEndId)).toBe(2);
     await t.assertLedger();
+  });
+
+  it('one run at a time: a second run beside a slow send leaves without sending', async () => {
+    const { pix, run, read } = await refunding('9.00');
+    psp.delayNext(`PUT /api/v2/pix/${pix.endToEndId}/devolucao/`, 300);
+    await Promise.all([run(), run()]);
+    expect(puts(pix.endToEndId)).toBe(1);
+    expect(await read()).toMatchObject({ status: 'REFUNDING', failedReason: null });
   });
 
   it('a refusal of its first, certain send makes it OPEN again with the reason', async () => {
