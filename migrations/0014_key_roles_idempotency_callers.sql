@@ -1,0 +1,11 @@
+-- API keys carry a role; Idempotency-Keys belong to their caller; a claim lives as long as its process
+-- (docs/contract/access.md#key-roles, docs/contract/http.md#idempotency-scope, docs/contract/http.md#idempotency-claims).
+-- Keep compatible with PostgreSQL 15 (the CI server) and 18 (the embedded one).
+
+-- Keys from before roles could do everything but API keys and the team: they stay FULL. created_by is the
+-- maker's user id, null for the operator's keys; no foreign key, because a key outlives its maker's removal
+-- and still shows who made it. New rows name their role (no default left).
+ALTER TABLE api_keys
+  ADD COLUMN role text NOT NULL DEFAULT 'FULL' CONSTRAINT api_keys_role CHECK (role IN ('FULL', 'FINANCE', 'DEVELOPER', 'VIEWER')),
+  ADD COLUMN created_by text;
+ALTER TABLE api_keys ALTER COLUMN role DROP DEFAULT;
