@@ -9,3 +9,11 @@ ALTER TABLE api_keys
   ADD COLUMN role text NOT NULL DEFAULT 'FULL' CONSTRAINT api_keys_role CHECK (role IN ('FULL', 'FINANCE', 'DEVELOPER', 'VIEWER')),
   ADD COLUMN created_by text;
 ALTER TABLE api_keys ALTER COLUMN role DROP DEFAULT;
+
+-- The caller a key belongs to: an API key id or a dashboard user id. Rows stored before callers were told
+-- apart get '' (no caller): never replayed to anyone, they keep their key spent until they expire (24 h),
+-- so a retry across the upgrade cannot run the work twice. New rows name their caller (no default left).
+ALTER TABLE idempotency_keys ADD COLUMN caller_id text NOT NULL DEFAULT '';
+ALTER TABLE idempotency_keys ALTER COLUMN caller_id DROP DEFAULT;
+ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey;
+ALTER TABLE idempotency_keys ADD PRIMARY KEY (merchant_id, caller_id, key);

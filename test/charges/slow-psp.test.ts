@@ -9,7 +9,7 @@ import { validTaxId, type Merchant } from './support.js';
 
 let psp: FakePsp;
 let t: TestContext;
-let m: Merchant;
+let m: Merchant & { keyId: string };
 beforeAll(async () => {
   psp = await startFakePsp();
   // The PSP answers slowly on purpose: the client must wait for it rather than give up.
@@ -98,8 +98,8 @@ describe('the Idempotency-Key claim', () => {
   it('a claim whose process died is released after 60 s, not before', async () => {
     const body = { amount: 1700 };
     await t.pool.query(
-      `INSERT INTO idempotency_keys (merchant_id, key, request_hash, claim_id, created_at) VALUES ($1, 'dead-1', 'x', 'gone', now() - interval '50 seconds')`,
-      [m.id],
+      `INSERT INTO idempotency_keys (merchant_id, caller_id, key, request_hash, claim_id, created_at) VALUES ($1, $2, 'dead-1', 'x', 'gone', now() - interval '50 seconds')`,
+      [m.id, m.keyId],
     );
     expect((await create(body, 'dead-1')).body.error).toBe('IDEMPOTENCY_CONFLICT');
     await t.pool.query(`UPDATE idempotency_keys SET created_at = now() - interval '61 seconds' WHERE merchant_id = $1 AND key = 'dead-1'`, [m.id]);

@@ -3,16 +3,14 @@ import type pg from 'pg';
 import type { Executor, TransactionHook, Tx } from '../db.js';
 import { AppError, errorBody } from '../errors.js';
 import { ok } from './envelope.js';
-import { answerClaim, deleteClaim, findAnswer, insertClaim, type StoredAnswer } from './idempotency.sql.js';
+import { answerClaim, deleteClaim, findAnswer, insertClaim, type KeyRow, type StoredAnswer } from './idempotency.sql.js';
 
 // Answers that describe the request rather than the work are not stored, so a corrected retry works.
 export const NOT_STORED = new Set(['VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'IDEMPOTENCY_CONFLICT']);
 export const inProgress = () => new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: a request with this key is still in progress');
 
 /** What a claim needs of the request's scope (IdempotencyScope in idempotency.ts). */
-interface ClaimScope {
-  readonly merchantId: string;
-  readonly key: string;
+interface ClaimScope extends KeyRow {
   readonly hash: string;
   readonly status: number;
   readonly options: { redact?: (data: unknown) => unknown };
@@ -62,12 +60,16 @@ export class ClaimedKey implements TransactionHook<unknown> {
       await this.answer(pool, error.statusCode, errorBody(error)).catch(() => {});
       return;
     }
-    await deleteClaim(pool, { merchantId: this.scope.merchantId, key: this.scope.key, claimId: this.claimId })
+    await deleteClaim(pool, { ...this.keyRow(), claimId: this.claimId })
       .catch(() => {}); // left behind, the claim is released after CLAIM_RELEASE_S anyway
   }
 
+  private keyRow(): KeyRow {
+    return { merchantId: this.scope.merchantId, callerId: this.scope.callerId, key: this.scope.key };
+  }
+
   private async answer(db: Executor, status: number, body: unknown): Promise<void> {
-    const answered = await answerClaim(db, { merchantId: this.scope.merchantId, key: this.scope.key, claimId: this.claimId, status, body });
+    const answered = await answerClaim(db, { ...this.keyRow(), claimId: this.claimId, status, body });
     if (!answered) throw inProgress(); // taken over by a retry: that one does the work
     this.answered = true;
   }
@@ -77,8 +79,10 @@ export class ClaimedKey implements TransactionHook<unknown> {
 export async function claimKey(pool: pg.Pool, scope: ClaimScope): Promise<ClaimedKey> {
   const claimId = randomBytes(12).toString('base64url');
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await insertClaim(pool, { merchantId: scope.merchantId, key: scope.key, hash: scope.hash, claimId })) return new ClaimedKey(scope, claimId);
-    const stored = await findAnswer(pool, scope.merchantId, scope.key);
+    if (await insertClaim(pool, { merchantId: scope.merchantId, callerId: scope.callerId, key: scope.key, hash: scope.hash, claimId })) {
+      return new ClaimedKey(scope, claimId);
+    }
+    const stored = await findAnswer(pool, scope);
     const outcome = stored && (await scope.replayOrConflict(stored));
     if (outcome) throw outcome;
   }

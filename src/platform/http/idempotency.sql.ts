@@ -14,18 +14,25 @@ export interface StoredAnswer {
   body: unknown;
   /** A claim younger than CLAIM_RELEASE_S: its request may still be running. */
   live: boolean;
+  /** Stored before keys were kept per caller (migration 0014): its caller is unknown. */
+  legacy: boolean;
 }
 
+/** A key is the caller's own (docs/contract/http.md#idempotency-scope): the merchant, the API key or user id, the header's value. */
 export interface KeyRow {
   merchantId: string;
+  callerId: string;
   key: string;
 }
 
-export async function findAnswer(db: Pick<Tx, 'query'>, merchantId: string, key: string): Promise<StoredAnswer | undefined> {
+/** The caller's row under the key, else one stored before callers were told apart (caller ''). */
+export async function findAnswer(db: Pick<Tx, 'query'>, k: KeyRow): Promise<StoredAnswer | undefined> {
   const { rows } = await db.query<StoredAnswer>(
-    `SELECT request_hash, status_code, body, created_at > now() - make_interval(secs => ${CLAIM_RELEASE_S}) AS live FROM idempotency_keys
-     WHERE merchant_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
-    [merchantId, key],
+    `SELECT request_hash, status_code, body, created_at > now() - make_interval(secs => ${CLAIM_RELEASE_S}) AS live, caller_id = '' AS legacy
+     FROM idempotency_keys
+     WHERE merchant_id = $1 AND caller_id IN ($2, '') AND key = $3 AND created_at > now() - interval '24 hours'
+     ORDER BY caller_id = '' LIMIT 1`,
+    [k.merchantId, k.callerId, k.key],
   );
   return rows[0];
 }
@@ -33,7 +40,7 @@ export async function findAnswer(db: Pick<Tx, 'query'>, merchantId: string, key:
 /** The key's transaction-scoped advisory lock; false when another transaction holds it. */
 export async function tryLockKey(tx: Tx, k: KeyRow): Promise<boolean> {
   const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
-    `idempotency:${k.merchantId}:${k.key}`,
+    `idempotency:${k.merchantId}:${k.callerId}:${k.key}`,
   ]);
   return rows[0]?.locked === true;
 }
@@ -41,10 +48,10 @@ export async function tryLockKey(tx: Tx, k: KeyRow): Promise<boolean> {
 /** Stores a one-transaction command's answer; false when a live claim holds the key (its request keeps it). */
 export async function saveAnswer(tx: Tx, k: KeyRow & { hash: string; status: number; body: unknown }): Promise<boolean> {
   const { rowCount } = await tx.query(
-    `INSERT INTO idempotency_keys (merchant_id, key, request_hash, status_code, body) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = $4, body = $5, claim_id = NULL, created_at = now_ms()
+    `INSERT INTO idempotency_keys (merchant_id, caller_id, key, request_hash, status_code, body) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (merchant_id, caller_id, key) DO UPDATE SET request_hash = $4, status_code = $5, body = $6, claim_id = NULL, created_at = now_ms()
      WHERE ${REPLACEABLE}`,
-    [k.merchantId, k.key, k.hash, k.status, JSON.stringify(k.body)],
+    [k.merchantId, k.callerId, k.key, k.hash, k.status, JSON.stringify(k.body)],
   );
   return rowCount === 1;
 }
@@ -52,10 +59,10 @@ export async function saveAnswer(tx: Tx, k: KeyRow & { hash: string; status: num
 /** Claims the key with a row of its own (no answer yet); false when the row under it may not be replaced. */
 export async function insertClaim(pool: pg.Pool, k: KeyRow & { hash: string; claimId: string }): Promise<boolean> {
   const { rowCount } = await pool.query(
-    `INSERT INTO idempotency_keys (merchant_id, key, request_hash, claim_id) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (merchant_id, key) DO UPDATE SET request_hash = $3, status_code = NULL, body = NULL, claim_id = $4, created_at = now_ms()
+    `INSERT INTO idempotency_keys (merchant_id, caller_id, key, request_hash, claim_id) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (merchant_id, caller_id, key) DO UPDATE SET request_hash = $4, status_code = NULL, body = NULL, claim_id = $5, created_at = now_ms()
      WHERE ${REPLACEABLE}`,
-    [k.merchantId, k.key, k.hash, k.claimId],
+    [k.merchantId, k.callerId, k.key, k.hash, k.claimId],
   );
   return rowCount === 1;
 }
@@ -63,25 +70,25 @@ export async function insertClaim(pool: pg.Pool, k: KeyRow & { hash: string; cla
 /** The claim's answer; false when the claim was taken over by a retry. */
 export async function answerClaim(db: Executor, k: KeyRow & { claimId: string; status: number; body: unknown }): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE idempotency_keys SET status_code = $4, body = $5, claim_id = NULL
-     WHERE merchant_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL`,
-    [k.merchantId, k.key, k.claimId, k.status, JSON.stringify(k.body)],
+    `UPDATE idempotency_keys SET status_code = $5, body = $6, claim_id = NULL
+     WHERE merchant_id = $1 AND caller_id = $2 AND key = $3 AND claim_id = $4 AND status_code IS NULL`,
+    [k.merchantId, k.callerId, k.key, k.claimId, k.status, JSON.stringify(k.body)],
   );
   return rowCount === 1;
 }
 
 export async function deleteClaim(pool: pg.Pool, k: KeyRow & { claimId: string }): Promise<void> {
   await pool.query(
-    'DELETE FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL',
-    [k.merchantId, k.key, k.claimId],
+    'DELETE FROM idempotency_keys WHERE merchant_id = $1 AND caller_id = $2 AND key = $3 AND claim_id = $4 AND status_code IS NULL',
+    [k.merchantId, k.callerId, k.key, k.claimId],
   );
 }
 
 /** One batch of the retention sweep: answers past 24 hours are only storage. */
 export async function deleteExpiredKeys(db: Executor, batch: number): Promise<number> {
   const { rowCount } = await db.query(
-    `DELETE FROM idempotency_keys WHERE (merchant_id, key) IN (
-       SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - interval '24 hours' LIMIT $1)`,
+    `DELETE FROM idempotency_keys WHERE (merchant_id, caller_id, key) IN (
+       SELECT merchant_id, caller_id, key FROM idempotency_keys WHERE created_at <= now() - interval '24 hours' LIMIT $1)`,
     [batch],
   );
   return rowCount ?? 0;
