@@ -17,3 +17,13 @@ ALTER TABLE idempotency_keys ADD COLUMN caller_id text NOT NULL DEFAULT '';
 ALTER TABLE idempotency_keys ALTER COLUMN caller_id DROP DEFAULT;
 ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey;
 ALTER TABLE idempotency_keys ADD PRIMARY KEY (merchant_id, caller_id, key);
+
+-- The process holding a claim (a row without an answer). The claim is live while that process beats in
+-- http_process_heartbeats; older claims without a process are released at once.
+ALTER TABLE idempotency_keys ADD COLUMN claim_process text;
+
+-- Live HTTP processes: each writes its row every second while it runs and deletes it when it closes.
+CREATE TABLE http_process_heartbeats (
+  process_id text PRIMARY KEY,
+  seen_at    timestamptz NOT NULL DEFAULT now()
+);

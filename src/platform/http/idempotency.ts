@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { TransactionHook, Tx } from '../db.js';
 import { AppError, errorBody } from '../errors.js';
 import { ok } from './envelope.js';
-import { claimKey, inProgress, NOT_STORED, type ClaimedKey } from './idempotency-claim.js';
+import { claimKey, ClaimProcess, inProgress, NOT_STORED, type ClaimedKey } from './idempotency-claim.js';
 import { findAnswer, saveAnswer, tryLockKey, type KeyRow, type StoredAnswer } from './idempotency.sql.js';
 
 /**
@@ -59,6 +59,8 @@ export class IdempotencyScope implements TransactionHook<unknown>, KeyRow {
     readonly hash: string,
     readonly status: number,
     readonly options: IdempotencyRouteOptions,
+    /** This process, which holds the key's claim while a PSP-calling command runs. */
+    readonly process: ClaimProcess,
   ) {}
 
   /** For a command that calls the PSP: the key claimed in a statement of its own (idempotency-claim.ts). */
@@ -132,9 +134,13 @@ export function sendReplay(reply: FastifyReply, replay: IdempotentReplay): Fasti
 /**
  * Registers the preHandler that validates the header and replays answers already stored. The request is
  * fingerprinted with an HMAC under `hashKey`, not a plain SHA-256: a stored fingerprint of a body that holds
- * a password (POST /me/password) must not be open to an offline guess.
+ * a password (POST /me/password) must not be open to an offline guess. The process beats as the holder of
+ * its claims from here until the server closes.
  */
-export function registerIdempotency(app: FastifyInstance, pool: pg.Pool, hashKey: Buffer): void {
+export async function registerIdempotency(app: FastifyInstance, pool: pg.Pool, hashKey: Buffer): Promise<void> {
+  const claims = new ClaimProcess(pool);
+  await claims.start();
+  app.addHook('onClose', () => claims.stop());
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST' || !req.auth) return;
     const raw = req.headers['idempotency-key'];
@@ -148,7 +154,7 @@ export function registerIdempotency(app: FastifyInstance, pool: pg.Pool, hashKey
     const config = req.routeOptions.config;
     const caller = req.auth.caller;
     const callerId = caller.kind === 'apiKey' ? caller.keyId : caller.userId;
-    const scope = new IdempotencyScope(req.auth.merchant.id, callerId, raw, hash, config.successStatus ?? 200, config.idempotency ?? {});
+    const scope = new IdempotencyScope(req.auth.merchant.id, callerId, raw, hash, config.successStatus ?? 200, config.idempotency ?? {}, claims);
     const stored = await findAnswer(pool, scope);
     const outcome = stored && (await scope.replayOrConflict(stored));
     if (!outcome) {
