@@ -107,7 +107,7 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
   await app.register(async (merchantApi) => {
     merchantApi.addHook('onRequest', limitUnknownCredentials(unknownCredentials, merchantAuth(pool, config.encryptionKey)));
     await registerKeyRateLimit(merchantApi, config, redis);
-    registerIdempotency(merchantApi, pool, deriveKey(config.encryptionKey, 'idempotency-request'));
+    await registerIdempotency(merchantApi, pool, deriveKey(config.encryptionKey, 'idempotency-request'));
     await merchantApi.register(storeRoutes(pool));
     await merchantApi.register(contractRoutes());
     await merchantApi.register(customerRoutes(rt));

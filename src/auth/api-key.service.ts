@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { notFound } from '../platform/errors.js';
+import { AppError, notFound } from '../platform/errors.js';
 import type { Executor } from '../platform/db.js';
 import { newId, randomBase62 } from '../platform/ids.js';
 import { keysetPage, type Cursors, type Page, type PageRequest } from '../platform/pagination.js';
 import { selectMerchant } from '../merchants/merchant.sql.js';
 import { apiKeysPageQuery, insertApiKey, revokeApiKey as revokeApiKeyRow, touchApiKey, type ApiKeyRow } from './api-key.sql.js';
+import { defaultKeyRole, mayMintKey, type KeyRole, type Role } from './permission.rules.js';
 
 /** `pxg_` + 40 base62 characters (docs/contract/access.md#api-keys). */
 export const API_KEY_PATTERN = /^pxg_[0-9A-Za-z]{40}$/;
@@ -18,6 +19,8 @@ export interface IssuedApiKey {
   /** Shown once: only its SHA-256 and last 4 characters are kept. */
   key: string;
   last4: string;
+  role: KeyRole;
+  createdBy: string | null;
   createdAt: string;
 }
 
@@ -26,21 +29,36 @@ export interface ApiKeyView {
   id: string;
   name: string;
   last4: string;
+  role: KeyRole;
+  createdBy: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
 }
 
 const toView = (row: ApiKeyRow): ApiKeyView => ({
-  id: row.id, name: row.name, last4: row.last4, createdAt: row.created_at.toISOString(),
+  id: row.id, name: row.name, last4: row.last4, role: row.role, createdBy: row.created_by, createdAt: row.created_at.toISOString(),
   lastUsedAt: row.last_used_at?.toISOString() ?? null, revokedAt: row.revoked_at?.toISOString() ?? null,
 });
 
-export async function issueApiKey(db: Executor, merchantId: string, name = 'default'): Promise<IssuedApiKey> {
+/** The operator's key (and the demo merchant's): named `default`, FULL, made by no user. */
+export async function issueApiKey(
+  db: Executor, merchantId: string, o: { name: string; role: KeyRole; createdBy: string | null } = { name: 'default', role: 'FULL', createdBy: null },
+): Promise<IssuedApiKey> {
   if (!(await selectMerchant(db, merchantId))) throw notFound('Merchant');
   const key = `pxg_${randomBase62(40)}`;
-  const row = await insertApiKey(db, { id: newId('key'), merchantId, hash: hashApiKey(key), last4: key.slice(-4), name });
-  return { id: row.id, name: row.name, key, last4: row.last4, createdAt: row.created_at.toISOString() };
+  const row = await insertApiKey(db, { id: newId('key'), merchantId, hash: hashApiKey(key), last4: key.slice(-4), ...o });
+  return { id: row.id, name: row.name, key, last4: row.last4, role: row.role, createdBy: row.created_by, createdAt: row.created_at.toISOString() };
+}
+
+/**
+ * `POST /me/api-keys`: a key of the role asked for, or the widest the user may mint; a role beyond the
+ * user's own rights is 403 (docs/contract/access.md#key-roles).
+ */
+export function issueOwnApiKey(db: Executor, merchantId: string, user: { userId: string; role: Role }, o: { name: string; role?: KeyRole }): Promise<IssuedApiKey> {
+  const role = o.role ?? defaultKeyRole(user.role);
+  if (!role || !mayMintKey(user.role, role)) throw new AppError('FORBIDDEN', `Role ${user.role} may not make ${role ? `a ${role}` : 'an'} API key`);
+  return issueApiKey(db, merchantId, { name: o.name, role, createdBy: user.userId });
 }
 
 export async function revokeApiKey(db: pg.Pool, id: string): Promise<{ id: string; merchantId: string; last4: string; createdAt: string; revokedAt: string }> {

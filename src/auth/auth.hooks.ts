@@ -48,9 +48,9 @@ async function keyAuth(pool: pg.Pool, token: string): Promise<AuthContext> {
   const row = await selectMerchantByKeyHash(pool, hashApiKey(token));
   if (!row || row.key_revoked) throw unauthorized('Invalid or revoked API key');
   if (row.suspended) throw new AppError('FORBIDDEN', 'Merchant is suspended');
-  const { key_id, key_revoked: _revoked, key_stale, ...merchant } = row;
+  const { key_id, key_role, key_revoked: _revoked, key_stale, ...merchant } = row;
   noteKeyUse(pool, key_id, key_stale);
-  return { merchant, caller: { kind: 'apiKey', keyId: key_id } };
+  return { merchant, caller: { kind: 'apiKey', keyId: key_id, role: key_role } };
 }
 
 /**

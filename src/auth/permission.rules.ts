@@ -26,16 +26,36 @@ const ALLOWED: Record<Permission, readonly Role[]> = {
 export const roleMay = (role: Role, permission: Permission): boolean => ALLOWED[permission].includes(role);
 
 /**
- * The caller of a merchant route. An API key acts with full merchant rights except API keys and the
- * team; a dashboard session acts with its user's role.
+ * API key roles (docs/contract/access.md#key-roles), widest first. FULL is what every key could do before
+ * keys had roles: the OWNER's row, while API keys and the team stay closed to every key (requireSession).
+ */
+export const KEY_ROLES = ['FULL', 'FINANCE', 'DEVELOPER', 'VIEWER'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
+/** The row of the roles table a key of this role acts with. */
+const keyRights = (role: KeyRole): Role => (role === 'FULL' ? 'OWNER' : role);
+
+/** A user mints only keys whose rights are within their own (docs/contract/access.md#key-roles). */
+export const mayMintKey = (userRole: Role, keyRole: KeyRole): boolean =>
+  (Object.keys(ALLOWED) as Permission[]).every((p) => !roleMay(keyRights(keyRole), p) || roleMay(userRole, p));
+
+/** The key role a user gets when asking for none: the widest they may mint (OWNER: FULL, DEVELOPER: DEVELOPER). */
+export const defaultKeyRole = (userRole: Role): KeyRole | undefined => KEY_ROLES.find((k) => mayMintKey(userRole, k));
+
+/**
+ * The caller of a merchant route. An API key acts with the rights of its key role (never API keys or
+ * the team); a dashboard session acts with its user's role.
  */
 export type Caller =
-  | { kind: 'apiKey'; keyId: string }
+  | { kind: 'apiKey'; keyId: string; role: KeyRole }
   | { kind: 'session'; userId: string; sessionId: string; role: Role; viaCookie: boolean };
 
-/** Refuses a caller whose role may not do `permission` (403 FORBIDDEN naming the role). */
+/** Refuses a caller whose role, or key role, may not do `permission` (403 FORBIDDEN naming it). */
 export function assertPermitted(caller: Caller, permission: Permission): void {
-  if (caller.kind === 'apiKey') return;
+  if (caller.kind === 'apiKey') {
+    if (!roleMay(keyRights(caller.role), permission)) throw new AppError('FORBIDDEN', `API key role ${caller.role} may not do this`);
+    return;
+  }
   if (!roleMay(caller.role, permission)) throw new AppError('FORBIDDEN', `Role ${caller.role} may not do this`);
 }
 

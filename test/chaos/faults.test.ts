@@ -39,7 +39,7 @@ describe('fault injection', () => {
     const plan = draw(planArb({ merchants: { min: 8, max: 14 }, batches: 200, batchSize: { min: 4, max: 10 }, notify: false }), seed);
     const faults = draw(faultArb, seed);
     const dir = join(PROJECT_ROOT, '.data', 'test', `run-${process.pid}`);
-    const stats: HttpStats = { lostAnswers: 0, retries: 0 };
+    const stats: HttpStats = { lostAnswers: 0, retries: 0, longestClaimWaitMs: 0 };
     let pgServer: RestartablePostgres | null = null;
     let service: ServiceProcess | null = null;
     let pool: pg.Pool | null = null;
@@ -112,9 +112,13 @@ describe('fault injection', () => {
         `chaos faults: seed ${seed}; ${service.kills} SIGKILLs survived (${service.kills - 1} mid-workload, 1 before the final checks), `
           + `PostgreSQL restarted ${pgServer.restarts}x`,
         `  ${plan.merchants.length} merchants, ${batches} batches, ${w.model.charges.length} charges, ${w.model.withdrawals.length} withdrawals`,
-        `  ${stats.lostAnswers} answers lost, ${stats.retries} requests retried; final settlement took ${settleMs} ms; total ${Date.now() - started} ms`,
+        `  ${stats.lostAnswers} answers lost, ${stats.retries} requests retried (the longest wait on a cut-off claim ${stats.longestClaimWaitMs} ms); `
+          + `final settlement took ${settleMs} ms; total ${Date.now() - started} ms`,
         ...[...w.outcomes].sort().map(([k, n]) => `  ${k}: ${n}`),
       ].join('\n'));
+      // Claims do not outlive their request (docs/contract/http.md#idempotency-claims): a retry cut off by a kill or a
+      // database restart is answered within 10 s.
+      expect(stats.longestClaimWaitMs, 'a retry waited on a cut-off claim').toBeLessThan(10_000);
     } catch (err) {
       const context = service ? ` (after ${service.kills} kills, ${pgServer?.restarts ?? 0} PostgreSQL restarts; crashes: ${service.crashes.join(' | ') || 'none'})` : '';
       throw failureReport(seed, 'npm run test:chaos -- test/chaos/faults.test.ts' + context, w, err);

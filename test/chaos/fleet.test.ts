@@ -41,7 +41,7 @@ describe('a fleet of 2 api and 2 worker processes', () => {
     const plan = draw(planArb({ merchants: { min: 6, max: 10 }, batches: 200, batchSize: { min: 4, max: 10 }, notify: false }), seed);
     const faults = draw(faultArb, seed);
     const dir = join(PROJECT_ROOT, '.data', 'test', `fleet-${process.pid}`);
-    const stats: HttpStats = { lostAnswers: 0, retries: 0 };
+    const stats: HttpStats = { lostAnswers: 0, retries: 0, longestClaimWaitMs: 0 };
     const arrivals = new Map<string, number>();
     const receiver = await startReceiver((a) => arrivals.set(a.event.id, (arrivals.get(a.event.id) ?? 0) + 1));
     let pgServer: RestartablePostgres | null = null;
@@ -122,10 +122,14 @@ describe('a fleet of 2 api and 2 worker processes', () => {
       console.log([
         `chaos fleet: seed ${seed}; 2 api + 2 worker processes; SIGKILLs: ${[...kills].map(([k, n]) => `${n} ${k}`).join(', ')} (+2 workers before the final checks)`,
         `  ${plan.merchants.length} merchants, ${batches} batches, ${w.model.charges.length} charges, ${w.model.withdrawals.length} withdrawals`,
-        `  ${stats.lostAnswers} answers lost, ${stats.retries} requests retried; final settlement took ${settleMs} ms; total ${Date.now() - started} ms`,
+        `  ${stats.lostAnswers} answers lost, ${stats.retries} requests retried (the longest wait on a cut-off claim ${stats.longestClaimWaitMs} ms); `
+          + `final settlement took ${settleMs} ms; total ${Date.now() - started} ms`,
         `  webhooks: ${hooks.pairs} (event, endpoint) pairs each with one successful attempt recorded; ${hooks.attempts} attempts recorded, `
           + `${hooks.redelivered} events received more than once (at least once: a process killed between sending and recording)`,
       ].join('\n'));
+      // Claims do not outlive their request (docs/contract/http.md#idempotency-claims): a retry cut off by a kill or a
+      // database restart is answered within 10 s.
+      expect(stats.longestClaimWaitMs, 'a retry waited on a cut-off claim').toBeLessThan(10_000);
     } catch (err) {
       const context = ` (crashes: ${procs.flatMap((p) => p.crashes.map((c) => `${p.command}: ${c}`)).join(' | ') || 'none'})`;
       throw failureReport(seed, 'npm run test:chaos -- test/chaos/fleet.test.ts' + context, w, err);

@@ -9,7 +9,7 @@ import { validTaxId, type Merchant } from './support.js';
 
 let psp: FakePsp;
 let t: TestContext;
-let m: Merchant;
+let m: Merchant & { keyId: string };
 beforeAll(async () => {
   psp = await startFakePsp();
   // The PSP answers slowly on purpose: the client must wait for it rather than give up.
@@ -95,14 +95,18 @@ describe('the Idempotency-Key claim', () => {
     expect((await create({ amount: 1600 }, 'dup-1')).body.error).toBe('IDEMPOTENCY_CONFLICT');
   });
 
-  it('a claim whose process died is released after 60 s, not before', async () => {
+  it('a claim lives while its process beats, however old; once the process is silent for 5 s a retry takes it over', async () => {
     const body = { amount: 1700 };
+    await t.pool.query(`INSERT INTO http_process_heartbeats (process_id) VALUES ('elsewhere')`);
     await t.pool.query(
-      `INSERT INTO idempotency_keys (merchant_id, key, request_hash, claim_id, created_at) VALUES ($1, 'dead-1', 'x', 'gone', now() - interval '50 seconds')`,
-      [m.id],
+      `INSERT INTO idempotency_keys (merchant_id, caller_id, key, request_hash, claim_id, claim_process, created_at)
+       VALUES ($1, $2, 'dead-1', 'x', 'gone', 'elsewhere', now() - interval '2 minutes')`,
+      [m.id, m.keyId],
     );
     expect((await create(body, 'dead-1')).body.error).toBe('IDEMPOTENCY_CONFLICT');
-    await t.pool.query(`UPDATE idempotency_keys SET created_at = now() - interval '61 seconds' WHERE merchant_id = $1 AND key = 'dead-1'`, [m.id]);
+    await t.pool.query(`UPDATE http_process_heartbeats SET seen_at = now() - interval '4 seconds' WHERE process_id = 'elsewhere'`);
+    expect((await create(body, 'dead-1')).body.error).toBe('IDEMPOTENCY_CONFLICT');
+    await t.pool.query(`UPDATE http_process_heartbeats SET seen_at = now() - interval '6 seconds' WHERE process_id = 'elsewhere'`);
     const retry = await create(body, 'dead-1');
     expect(retry.status, retry.raw).toBe(201);
     expect((await create(body, 'dead-1')).headers['idempotent-replayed']).toBe('true');

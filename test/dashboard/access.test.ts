@@ -158,6 +158,42 @@ describe('roles, sessions and forms in a real browser', () => {
     await viewer.context.close();
   }, 240_000);
 
+  it('API keys: the owner picks a key role; the list shows each key\'s role and who made it; a DEVELOPER is offered DEVELOPER and VIEWER only', async () => {
+    const { page } = owner;
+    shotOnFailure(page, 'api-key-roles');
+    await nav(page, 'Chaves de API');
+    const role = field(page, 'Papel da chave');
+    expect(await role.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['FULL', 'FINANCE', 'DEVELOPER', 'VIEWER']);
+    expect(await role.inputValue()).toBe('FULL');
+    await field(page, 'Nome da chave').fill('Painel de leitura');
+    await role.selectOption('VIEWER');
+    await page.getByRole('button', { name: 'Criar chave' }).click();
+    const key = (await page.getByTestId('api-key-secret').textContent())!.trim();
+    expect((await http(t.base, 'GET', '/me/balance', { key })).status).toBe(200);
+    const refused = await http(t.base, 'POST', '/transparents/create', { key, body: { method: 'PIX', amount: 1000 } });
+    expect(refused.status, refused.raw).toBe(403);
+    const table = page.getByTestId('api-keys-table');
+    const made = table.locator('tr', { hasText: 'Painel de leitura' });
+    await poll(() => made.textContent()).toContain('Leitura');
+    expect(await made.textContent()).toContain('Maria Souza');
+    // The operator's key (the merchant's first) is FULL and made by no user.
+    expect(await table.locator('tr', { hasText: 'default' }).textContent()).toMatch(/Completa.*Operador da plataforma/);
+    await screenshotBoth(page, 'api-keys-roles');
+
+    const invited = await t.admin('POST', `/admin/merchants/${m.id}/users`, { email: 'dora@padariadojoao.com.br', name: 'Dora Dev', role: 'DEVELOPER' });
+    const dev = await newPage(browser, 'desktop');
+    shotOnFailure(dev.page, 'api-key-roles-dev');
+    await acceptInvitation(dev.page, t.base, new URL(invited.body.data.invitation.url).pathname);
+    await dev.page.goto(`${t.base}/dashboard/login`);
+    await logIn(dev.page, 'dora@padariadojoao.com.br');
+    await dev.page.getByRole('heading', { name: 'Padaria do João' }).waitFor();
+    await nav(dev.page, 'Chaves de API');
+    const devRole = field(dev.page, 'Papel da chave');
+    expect(await devRole.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['DEVELOPER', 'VIEWER']);
+    expect(await devRole.inputValue()).toBe('DEVELOPER');
+    await dev.context.close();
+  }, 240_000);
+
   it('password change: a wrong current password is shown at its field, the right one saves', async () => {
     const { page } = owner;
     shotOnFailure(page, 'password');

@@ -125,12 +125,17 @@ describe.skipIf(!bin)('PostgreSQL failover under a write workload', () => {
           + `writes answered again ${((u.recovered - failoverStart) / 1000).toFixed(2)} s after), ${u.failed} attempts failed and were retried`,
         `  latency before the failover: ${fmt(steady)}`,
         `  latency within 5 s of the failover: ${fmt(around)}; with the client's retries: ${fmt(aroundCalls)}`,
-        `  ${conflicts.length} retries answered 409 IDEMPOTENCY_CONFLICT (a key claimed by an attempt the failover cut, until the claim is released)`
+        `  ${conflicts.length} retries answered 409 IDEMPOTENCY_CONFLICT (a key claimed by an attempt the failover cut, until its request frees it)`
           + (conflicts.length ? `, the last ${((Math.max(...conflicts.map((a) => a.end)) - failoverStart) / 1000).toFixed(1)} s after the failover began` : ''),
         `  ${w.charges.size} charges (${[...w.charges.values()].filter((c) => c.paidAnswered).length} payments answered 200), ${w.withdrawals.size} withdrawals; `
           + `${w.attempts.length} attempts in ${(w.now() / 1000).toFixed(0)} s`,
         ...(process.env.FAILOVER_TIMELINE ? ['  per second (from the failover start = 0):', ...timeline(w.attempts.map((a) => ({ ...a, end: a.end - failoverStart })), -3000, u.recovered - failoverStart + 3000)] : []),
       ].join('\n'));
+      // Claims do not outlive their request (docs/contract/http.md#idempotency-claims): a create the failover cut
+      // off after it claimed its key is answered within 10 s of the database taking writes again.
+      const back = await promoted;
+      const late = w.calls.filter((c) => c.what === 'POST /transparents/create' && c.end - Math.max(c.start, back) >= 10_000);
+      expect(late.map((c) => `${((c.end - back) / 1000).toFixed(1)} s after the standby took writes`), 'creates answered 10 s or more after the database came back').toEqual([]);
     } finally {
       await service?.stop();
       await pool?.end();

@@ -56,8 +56,13 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** A fresh database cloned from the migrated template, the app on it, and its worker. */
-export async function createTestContext(env: Record<string, string> = {}, opts: { worker?: boolean } = {}): Promise<TestContext> {
+/**
+ * A fresh database cloned from the migrated template, the app on it, and its worker. `databaseUrl` maps the
+ * database's URL to the one the app's pool connects to (a proxy the test can cut, support/db-proxy.ts).
+ */
+export async function createTestContext(
+  env: Record<string, string> = {}, opts: { worker?: boolean; databaseUrl?: (url: string) => string } = {},
+): Promise<TestContext> {
   const serverUrl = inject('serverUrl');
   const dbName = `${inject('templateDb')}_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -73,7 +78,8 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
     RATE_LIMIT_PER_SECOND: '0',
     ...env,
   }, { dataDir: mkdtempSync(join(tmpdir(), 'pixgate-test-')) });
-  const pool = createPool(withDatabaseName(serverUrl, dbName), 20);
+  const dbUrl = withDatabaseName(serverUrl, dbName);
+  const pool = createPool(opts.databaseUrl ? opts.databaseUrl(dbUrl) : dbUrl, 20);
   const rt = createRuntime(config, pool);
   const app = await buildHttp(rt);
   const worker = opts.worker === false ? null : await runWorker(rt);

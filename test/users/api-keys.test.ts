@@ -14,14 +14,20 @@ describe('/me/api-keys', () => {
     const created = await t.request('POST', '/me/api-keys', { key: dev.token, body: { name: 'production' } });
     expect(created.status).toBe(201);
     const key = created.body.data;
-    expect(key).toEqual({ id: expect.stringMatching(/^key_/), name: 'production', key: expect.stringMatching(/^pxg_[0-9A-Za-z]{40}$/), last4: key.key.slice(-4), createdAt: expect.any(String) });
+    // A DEVELOPER's key is a DEVELOPER key unless asked otherwise (docs/contract/access.md#key-roles).
+    expect(key).toEqual({
+      id: expect.stringMatching(/^key_/), name: 'production', key: expect.stringMatching(/^pxg_[0-9A-Za-z]{40}$/), last4: key.key.slice(-4),
+      role: 'DEVELOPER', createdBy: dev.id, createdAt: expect.any(String),
+    });
     expect((await t.request('GET', '/me/balance', { key: key.key })).status).toBe(200);
 
     const list = await t.request('GET', '/me/api-keys', { key: dev.token });
     expect(list.status).toBe(200);
     expect(list.body.data.map((k: any) => k.id)).toEqual([key.id, m.keyId]);
-    // Keys issued before self-service (the operator's) are named "default".
-    expect(list.body.data[1]).toEqual({ id: m.keyId, name: 'default', last4: expect.any(String), createdAt: expect.any(String), lastUsedAt: null, revokedAt: null });
+    // Keys issued before self-service (the operator's) are named "default", FULL, made by no user.
+    expect(list.body.data[1]).toEqual({
+      id: m.keyId, name: 'default', last4: expect.any(String), role: 'FULL', createdBy: null, createdAt: expect.any(String), lastUsedAt: null, revokedAt: null,
+    });
     expect(list.raw).not.toContain(key.key);
     expect(list.body.pagination).toEqual({ hasMore: false, next: null, before: null });
 
@@ -70,6 +76,42 @@ describe('/me/api-keys', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0].body).not.toContain(first.body.data.key);
     expect((await t.request('GET', '/me/api-keys', { key: owner.token })).body.data.filter((k: any) => k.name === 'once')).toHaveLength(1);
+  });
+
+  it('key roles: an OWNER mints any (default FULL), a DEVELOPER only DEVELOPER or VIEWER (default DEVELOPER); OWNER is no key role', async () => {
+    const m = await t.merchant();
+    const owner = await t.user(m.id);
+    const dev = await t.user(m.id, 'DEVELOPER');
+    const mint = (token: string, body: Record<string, unknown>) => t.request('POST', '/me/api-keys', { key: token, body: { name: 'k', ...body } });
+    expect((await mint(owner.token, {})).body.data).toMatchObject({ role: 'FULL', createdBy: owner.id });
+    for (const role of ['FULL', 'FINANCE', 'DEVELOPER', 'VIEWER']) {
+      const made = await mint(owner.token, { role });
+      expect(made.status, made.raw).toBe(201);
+      expect(made.body.data).toMatchObject({ role, createdBy: owner.id });
+    }
+    for (const role of ['DEVELOPER', 'VIEWER']) expect((await mint(dev.token, { role })).body.data).toMatchObject({ role, createdBy: dev.id });
+    for (const role of ['FULL', 'FINANCE']) expectError(await mint(dev.token, { role }), 403, 'FORBIDDEN', `Role DEVELOPER may not make a ${role} API key`);
+    const roles = 'role: must be one of FULL, FINANCE, DEVELOPER, VIEWER';
+    expectError(await mint(owner.token, { role: 'OWNER' }), 400, 'VALIDATION_ERROR', roles);
+    expectError(await mint(owner.token, { role: 'full' }), 400, 'VALIDATION_ERROR', roles);
+    const listed = (await t.request('GET', '/me/api-keys?limit=100', { key: owner.token })).body.data;
+    expect(listed.filter((k: any) => k.createdBy === dev.id).map((k: any) => k.role).sort()).toEqual(['DEVELOPER', 'VIEWER']);
+  });
+
+  it('a key outlives its maker\'s demotion and removal, keeping its role', async () => {
+    const m = await t.merchant();
+    const owner = await t.user(m.id);
+    const maker = await t.user(m.id);
+    const made = (await t.request('POST', '/me/api-keys', { key: maker.token, body: { name: 'ci', role: 'FINANCE' } })).body.data;
+    const withdraw = () => t.request('POST', '/withdrawals', { key: made.key, body: { amount: 100, pixKey: 'a@example.com', pixKeyType: 'EMAIL' } });
+    expect((await withdraw()).status).not.toBe(403);
+    expect((await t.request('PATCH', `/me/users/${maker.id}`, { key: owner.token, body: { role: 'VIEWER' } })).status).toBe(200);
+    expect((await withdraw()).status).not.toBe(403);
+    expect((await t.request('DELETE', `/me/users/${maker.id}`, { key: owner.token })).status).toBe(200);
+    expect((await withdraw()).status).not.toBe(403);
+    expectError(await t.request('POST', '/webhooks', { key: made.key, body: { url: 'https://example.com/h', events: ['CHARGE_PAID'] } }), 403, 'FORBIDDEN', 'API key role FINANCE may not do this');
+    const listed = (await t.request('GET', '/me/api-keys', { key: owner.token })).body.data.find((k: any) => k.id === made.id);
+    expect(listed).toMatchObject({ role: 'FINANCE', createdBy: maker.id, revokedAt: null });
   });
 
   it('lastUsedAt is recorded off the request path, at most once a minute per key', async () => {

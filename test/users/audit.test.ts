@@ -78,13 +78,13 @@ describe('dashboard users and sessions (docs/contract/access.md), audited', () =
     const dev = await t.user(m.id, 'DEVELOPER');
     const created = await t.request('POST', '/me/api-keys', { key: dev.token, body: { name: 'ci' } });
     expect(created.status).toBe(201);
-    expect(Object.keys(created.body.data).sort()).toEqual(['createdAt', 'id', 'key', 'last4', 'name']);
+    expect(Object.keys(created.body.data).sort()).toEqual(['createdAt', 'createdBy', 'id', 'key', 'last4', 'name', 'role']);
     const list = await t.request('GET', '/me/api-keys', { key: dev.token });
     expect(list.body.pagination).toBeDefined();
-    expect(Object.keys(list.body.data[0]).sort()).toEqual(['createdAt', 'id', 'last4', 'lastUsedAt', 'name', 'revokedAt']);
+    expect(Object.keys(list.body.data[0]).sort()).toEqual(['createdAt', 'createdBy', 'id', 'last4', 'lastUsedAt', 'name', 'revokedAt', 'role']);
     const revoked = await t.request('DELETE', `/me/api-keys/${created.body.data.id}`, { key: dev.token });
     expect(revoked.status).toBe(200);
-    expect(Object.keys(revoked.body.data).sort()).toEqual(['createdAt', 'id', 'last4', 'lastUsedAt', 'name', 'revokedAt']);
+    expect(Object.keys(revoked.body.data).sort()).toEqual(['createdAt', 'createdBy', 'id', 'last4', 'lastUsedAt', 'name', 'revokedAt', 'role']);
     expect(revoked.body.data.revokedAt).toEqual(expect.any(String));
     expectError(await t.request('GET', '/me/balance', { key: created.body.data.key }), 401, 'UNAUTHORIZED');
   });

@@ -80,6 +80,7 @@ export type CreatedEndpoint = Data<'/webhooks', 'post'>;
 export type Delivery = Item<Data<'/webhooks/{id}/deliveries', 'get'>>;
 export type ApiKey = Item<Data<'/me/api-keys', 'get'>>;
 export type IssuedApiKey = Data<'/me/api-keys', 'post'>;
+export type KeyRole = ApiKey['role'];
 export type EventItem = Item<Data<'/events', 'get'>>;
 export type StatementLine = Item<Data<'/me/statement', 'get'>>;
 export type DailyLine = Item<Data<'/me/statement/daily', 'get'>>;

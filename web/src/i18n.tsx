@@ -22,7 +22,9 @@ const pt = {
     WITHDRAWAL: 'Saque', WITHDRAWAL_COMPLETED: 'Saque concluído', WITHDRAWAL_RETURNED: 'Saque devolvido', DISPUTE_BLOCKED: 'Bloqueio por contestação (MED)',
     DISPUTE_RELEASED: 'Contestação encerrada: valor liberado', DISPUTE_RETURNED: 'Contestação: valor devolvido ao pagador',
   } as Record<string, string>, accounts: { available: 'Disponível', pending: 'Em processamento', blocked: 'Bloqueado' } as Record<string, string> },
-  apiKeys: { title: 'Chaves de API', new: 'Nova chave', name: 'Nome da chave', submit: 'Criar chave', last4: 'Final', lastUsed: 'Último uso', revoked: 'Revogada em', revoke: 'Revogar', revokeConfirm: 'Revogar esta chave? Integrações que a usam param na hora.', key: 'Sua nova chave', active: 'Ativa' },
+  apiKeys: { title: 'Chaves de API', new: 'Nova chave', name: 'Nome da chave', submit: 'Criar chave', last4: 'Final', lastUsed: 'Último uso', revoked: 'Revogada em', revoke: 'Revogar', revokeConfirm: 'Revogar esta chave? Integrações que a usam param na hora.', key: 'Sua nova chave', active: 'Ativa',
+    role: 'Papel da chave', createdBy: 'Criada por', operator: 'Operador da plataforma', removedUser: 'pessoa removida',
+    roles: { FULL: 'Completa (tudo, menos chaves e equipe)', FINANCE: 'Financeiro', DEVELOPER: 'Desenvolvedor', VIEWER: 'Leitura' } as Record<string, string> },
   team: { title: 'Equipe', invite: 'Convidar pessoa', name: 'Nome', email: 'E-mail', role: 'Papel', submit: 'Gerar convite', link: 'Link do convite (válido por 72 h). Envie para a pessoa:', changeRole: 'Alterar papel', remove: 'Remover', removeConfirm: 'Remover esta pessoa? A sessão dela termina na hora.', you: 'você', lastLogin: 'Último acesso', roles: { OWNER: 'Dono', DEVELOPER: 'Desenvolvedor', FINANCE: 'Financeiro', VIEWER: 'Leitura' } as Record<string, string> },
   /** The API speaks English; the commonest answers read in Portuguese too (by message, else by code). */
   apiErrors: {
@@ -65,7 +67,9 @@ const en: Dict = {
     WITHDRAWAL: 'Withdrawal', WITHDRAWAL_COMPLETED: 'Withdrawal completed', WITHDRAWAL_RETURNED: 'Withdrawal returned', DISPUTE_BLOCKED: 'Blocked by a dispute (MED)',
     DISPUTE_RELEASED: 'Dispute closed: released', DISPUTE_RETURNED: 'Dispute: returned to the payer',
   }, accounts: { available: 'Available', pending: 'Pending', blocked: 'Blocked' } },
-  apiKeys: { title: 'API keys', new: 'New key', name: 'Key name', submit: 'Create key', last4: 'Ends in', lastUsed: 'Last used', revoked: 'Revoked', revoke: 'Revoke', revokeConfirm: 'Revoke this key? Integrations using it stop at once.', key: 'Your new key', active: 'Active' },
+  apiKeys: { title: 'API keys', new: 'New key', name: 'Key name', submit: 'Create key', last4: 'Ends in', lastUsed: 'Last used', revoked: 'Revoked', revoke: 'Revoke', revokeConfirm: 'Revoke this key? Integrations using it stop at once.', key: 'Your new key', active: 'Active',
+    role: 'Key role', createdBy: 'Made by', operator: 'Platform operator', removedUser: 'removed user',
+    roles: { FULL: 'Full (all but keys and the team)', FINANCE: 'Finance', DEVELOPER: 'Developer', VIEWER: 'Viewer' } },
   team: { title: 'Team', invite: 'Invite someone', name: 'Name', email: 'E-mail', role: 'Role', submit: 'Create invitation', link: 'Invitation link (valid 72 h). Send it to the person:', changeRole: 'Change role', remove: 'Remove', removeConfirm: 'Remove this person? Their session ends at once.', you: 'you', lastLogin: 'Last login', roles: { OWNER: 'Owner', DEVELOPER: 'Developer', FINANCE: 'Finance', VIEWER: 'Viewer' } },
   apiErrors: {},
   account: { title: 'My account', password: 'Change password', current: 'Current password', newPassword: 'New password (12 to 128 characters)', savePassword: 'Save new password', passwordSaved: 'Password changed. Your other sessions were ended.', totp: 'Two-step verification (TOTP)', totpOn: 'On', totpOff: 'Off', enroll: 'Set up authenticator', scan: 'Scan the QR code with your authenticator app, or type the secret:', code: '6-digit code', secret: 'Secret', confirmTotp: 'Confirm and turn on', disable: 'Turn off', totpEnabled: 'Two-step verification is on.', totpDisabled: 'Two-step verification is off.' },

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import { api, setUnauthorizedHandler, type LoginAnswer, type Role, type User } from './api';
+import { api, setUnauthorizedHandler, type KeyRole, type LoginAnswer, type Role, type User } from './api';
 
 /**
  * Who is logged in, as the login answer told us (user and store, never the token: the session itself is
@@ -18,11 +18,20 @@ const ALLOWED: Record<Permission, Role[]> = {
   team: ['OWNER'],
 };
 
+// Key roles widest first; a key acts with the row its role names, FULL with the OWNER's (docs/contract/access.md#key-roles).
+const KEY_ROLES: KeyRole[] = ['FULL', 'FINANCE', 'DEVELOPER', 'VIEWER'];
+const keyRights = (k: KeyRole): Role => (k === 'FULL' ? 'OWNER' : k);
+/** Mirrors mayMintKey: the key roles whose rights are all the user's own (OWNER: all; DEVELOPER: DEVELOPER, VIEWER). */
+const mintable = (role: Role): KeyRole[] =>
+  KEY_ROLES.filter((k) => (Object.keys(ALLOWED) as Permission[]).every((p) => !ALLOWED[p].includes(keyRights(k)) || ALLOWED[p].includes(role)));
+
 interface SessionApi {
   session: Session | null;
   loggedIn(answer: LoginAnswer): void;
   logout(): Promise<void>;
   can(p: Permission): boolean;
+  /** The API key roles this user may mint, the default first. */
+  keyRoles(): KeyRole[];
   updateUser(u: Partial<User>): void;
 }
 
@@ -69,6 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       navigate('/login');
     },
     can: (p) => !!session && ALLOWED[p].includes(session.user.role),
+    keyRoles: () => (session && ALLOWED.developer.includes(session.user.role) ? mintable(session.user.role) : []),
     updateUser(u) {
       if (!session) return;
       const s = { ...session, user: { ...session.user, ...u } };

@@ -4,8 +4,8 @@ import type pg from 'pg';
 import type { TransactionHook, Tx } from '../db.js';
 import { AppError, errorBody } from '../errors.js';
 import { ok } from './envelope.js';
-import { claimKey, inProgress, NOT_STORED, type ClaimedKey } from './idempotency-claim.js';
-import { findAnswer, saveAnswer, tryLockKey, type StoredAnswer } from './idempotency.sql.js';
+import { claimKey, ClaimProcess, inProgress, NOT_STORED, type ClaimedKey } from './idempotency-claim.js';
+import { findAnswer, saveAnswer, tryLockKey, type KeyRow, type StoredAnswer } from './idempotency.sql.js';
 
 /**
  * `Idempotency-Key` on POST (docs/contract/http.md#idempotency). A command that runs in one transaction claims the
@@ -50,13 +50,17 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-export class IdempotencyScope implements TransactionHook<unknown> {
+export class IdempotencyScope implements TransactionHook<unknown>, KeyRow {
   constructor(
     readonly merchantId: string,
+    /** Whose key it is (docs/contract/http.md#idempotency-scope): the API key's id or the dashboard user's. */
+    readonly callerId: string,
     readonly key: string,
     readonly hash: string,
     readonly status: number,
     readonly options: IdempotencyRouteOptions,
+    /** This process, which holds the key's claim while a PSP-calling command runs. */
+    readonly process: ClaimProcess,
   ) {}
 
   /** For a command that calls the PSP: the key claimed in a statement of its own (idempotency-claim.ts). */
@@ -66,7 +70,7 @@ export class IdempotencyScope implements TransactionHook<unknown> {
 
   async begin(tx: Tx): Promise<void> {
     if (!(await tryLockKey(tx, this))) throw inProgress();
-    const stored = await findAnswer(tx, this.merchantId, this.key);
+    const stored = await findAnswer(tx, this);
     const outcome = stored && (await this.replayOrConflict(stored));
     if (outcome) throw outcome;
     await tx.query('SAVEPOINT idempotency');
@@ -86,6 +90,9 @@ export class IdempotencyScope implements TransactionHook<unknown> {
 
   /** The replay or conflict a stored row means for this request; null for a dead claim, which may be taken over. */
   async replayOrConflict(stored: StoredAnswer): Promise<Error | null> {
+    // Whose answer it was is unknown: replaying it could hand another caller a secret, running the work
+    // again could do it twice. It keeps its key spent until it expires.
+    if (stored.legacy) return new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: already used before keys were kept per caller; use a new key');
     if (stored.status_code === null && !stored.live) return null;
     if (stored.request_hash !== this.hash) {
       return new AppError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key: already used with a different request');
@@ -99,7 +106,7 @@ export class IdempotencyScope implements TransactionHook<unknown> {
   private async save(tx: Tx, status: number, body: unknown): Promise<void> {
     // An expired answer or a dead claim under the same key is replaced. A live claim can only appear here
     // when a PSP-calling request took the key meanwhile (claims take no advisory lock): that one keeps it.
-    if (!(await saveAnswer(tx, { merchantId: this.merchantId, key: this.key, hash: this.hash, status, body }))) throw inProgress();
+    if (!(await saveAnswer(tx, { merchantId: this.merchantId, callerId: this.callerId, key: this.key, hash: this.hash, status, body }))) throw inProgress();
   }
 }
 
@@ -127,9 +134,13 @@ export function sendReplay(reply: FastifyReply, replay: IdempotentReplay): Fasti
 /**
  * Registers the preHandler that validates the header and replays answers already stored. The request is
  * fingerprinted with an HMAC under `hashKey`, not a plain SHA-256: a stored fingerprint of a body that holds
- * a password (POST /me/password) must not be open to an offline guess.
+ * a password (POST /me/password) must not be open to an offline guess. The process beats as the holder of
+ * its claims from here until the server closes.
  */
-export function registerIdempotency(app: FastifyInstance, pool: pg.Pool, hashKey: Buffer): void {
+export async function registerIdempotency(app: FastifyInstance, pool: pg.Pool, hashKey: Buffer): Promise<void> {
+  const claims = new ClaimProcess(pool);
+  await claims.start();
+  app.addHook('onClose', () => claims.stop());
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST' || !req.auth) return;
     const raw = req.headers['idempotency-key'];
@@ -141,8 +152,10 @@ export function registerIdempotency(app: FastifyInstance, pool: pg.Pool, hashKey
       .update(JSON.stringify(canonical({ method: req.method, path: req.url.split('?')[0], query: req.query ?? {}, body: req.body ?? null })))
       .digest('hex');
     const config = req.routeOptions.config;
-    const scope = new IdempotencyScope(req.auth.merchant.id, raw, hash, config.successStatus ?? 200, config.idempotency ?? {});
-    const stored = await findAnswer(pool, req.auth.merchant.id, raw);
+    const caller = req.auth.caller;
+    const callerId = caller.kind === 'apiKey' ? caller.keyId : caller.userId;
+    const scope = new IdempotencyScope(req.auth.merchant.id, callerId, raw, hash, config.successStatus ?? 200, config.idempotency ?? {}, claims);
+    const stored = await findAnswer(pool, scope);
     const outcome = stored && (await scope.replayOrConflict(stored));
     if (!outcome) {
       req.idempotency = scope;

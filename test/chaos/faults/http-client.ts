@@ -28,6 +28,12 @@ export function retryingExecutor(pool: pg.Pool): Executor {
 export interface HttpStats {
   lostAnswers: number;
   retries: number;
+  /**
+   * The longest a retry waited on "still in progress" — the key claimed by an attempt that a kill or a
+   * database restart cut off — before it was answered: a claim never outlives its request by more than
+   * 10 s (docs/contract/http.md#idempotency-claims).
+   */
+  longestClaimWaitMs: number;
 }
 
 /**
@@ -40,6 +46,7 @@ export interface HttpStats {
 export function httpClient(service: Pick<ServiceProcess, 'ready' | 'baseUrl'>, adminToken: string, db: Executor, stats: HttpStats): Client {
   async function call(method: string, url: string, auth: string, body: unknown, idemKey: string | undefined, retryPost: boolean): Promise<CallResult> {
     let uncertain = false;
+    let waitingOnClaimSince: number | null = null;
     const deadline = Date.now() + GIVE_UP_MS;
     for (;;) {
       if (Date.now() > deadline) throw new Error(`${method} ${url}: no answer for ${GIVE_UP_MS} ms`);
@@ -62,7 +69,11 @@ export function httpClient(service: Pick<ServiceProcess, 'ready' | 'baseUrl'>, a
       const answered = res !== null && res.status < 500;
       const inProgress = res?.status === 409 && parsed?.error === 'IDEMPOTENCY_CONFLICT' && /still in progress/.test(parsed?.message ?? '');
       // Our own earlier attempt may still hold the key (its connection not yet seen dead): wait for it.
+      // One wait is a run of "still in progress" answers: a lost answer (the service or the database away) ends it.
+      if (inProgress && uncertain) waitingOnClaimSince ??= Date.now();
+      else if (!answered) waitingOnClaimSince = null;
       if (answered && !(inProgress && uncertain)) {
+        if (waitingOnClaimSince !== null) stats.longestClaimWaitMs = Math.max(stats.longestClaimWaitMs, Date.now() - waitingOnClaimSince);
         return { status: res!.status, body: parsed, raw, replayed: res!.headers.get('idempotent-replayed') === 'true', uncertain };
       }
       if (!answered) stats.lostAnswers++;

@@ -4,8 +4,13 @@ import type pg from 'pg';
  * A fingerprint of everything a request could write: row count and content hash of every table of the
  * application and of the job queue, plus every ledger account's balance (readable when it differs).
  */
-// An API key's last_used_at records that it was used (at most once a minute, docs/contract/access.md#api-keys), not a write of the request.
-const source = (table: string) => (table === 'public.api_keys' ? '(SELECT id, merchant_id, key_hash, last4, name, created_at, revoked_at FROM api_keys)' : table);
+// An API key's last_used_at records that it was used (at most once a minute, docs/contract/access.md#api-keys), and
+// an API process's heartbeat that it is alive (every second, docs/contract/http.md#idempotency-claims): neither is a write of a request.
+const SOURCES: Record<string, string> = {
+  'public.api_keys': '(SELECT id, merchant_id, key_hash, last4, name, role, created_by, created_at, revoked_at FROM api_keys)',
+  'public.http_process_heartbeats': '(SELECT process_id FROM http_process_heartbeats)',
+};
+const source = (table: string) => SOURCES[table] ?? table;
 
 export async function snapshot(pool: pg.Pool): Promise<Record<string, string>> {
   const { rows: tables } = await pool.query<{ name: string }>(

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { api, type ApiKey, type IssuedApiKey } from '../api';
-import { ConfirmButton, Empty, ErrorAlert, Loading, PageHeader, ShownOnce, usePaged, useSubmit } from '../components';
+import { Badge, Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { api, type ApiKey, type IssuedApiKey, type KeyRole, type User } from '../api';
+import { ConfirmButton, Empty, ErrorAlert, Loading, PageHeader, ShownOnce, useLoad, usePaged, useSubmit } from '../components';
 import { ResponsiveTable } from '../table';
 import { when } from '../format';
 import { useLang } from '../i18n';
@@ -9,14 +9,24 @@ import { useSession } from '../session';
 
 export function ApiKeys() {
   const { t, lang } = useLang();
-  const { can } = useSession();
+  const { can, keyRoles } = useSession();
+  const roles = keyRoles();
   const [name, setName] = useState('');
+  const [role, setRole] = useState<KeyRole | undefined>(roles[0]);
   const [created, setCreated] = useState<IssuedApiKey | null>(null);
   const s = useSubmit();
   const list = usePaged<ApiKey>((c) => `/me/api-keys?limit=20${c ? `&${c}` : ''}`, []);
+  // Who made each key: the team's names (a key outlives its maker, who may since be gone).
+  const team = useLoad(() => api.page<User>('/me/users?limit=100'), []);
+  const maker = (id: string | null) => {
+    if (id === null) return t.apiKeys.operator;
+    const user = team.data?.data.find((u) => u.id === id);
+    if (user) return user.name;
+    return team.data && !team.data.pagination.next ? `${t.apiKeys.removedUser} (${id})` : id;
+  };
   const create = async (e: React.FormEvent) => {
     e.preventDefault();
-    const k = await s.run(() => api.post<IssuedApiKey>('/me/api-keys', { name: name.trim() }));
+    const k = await s.run(() => api.post<IssuedApiKey>('/me/api-keys', { name: name.trim(), role }));
     if (k) { setCreated(k); setName(''); list.reload(); }
   };
   return (
@@ -27,9 +37,11 @@ export function ApiKeys() {
           <form onSubmit={create} noValidate>
             <Group align="flex-end">
               <TextInput label={t.apiKeys.name} placeholder="Loja virtual" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={s.fieldError('name')} />
+              <NativeSelect label={t.apiKeys.role} value={role} onChange={(e) => setRole(e.currentTarget.value as KeyRole)}
+                data={roles.map((r) => ({ value: r, label: t.apiKeys.roles[r] ?? r }))} error={s.fieldError('role')} />
               <Button type="submit" loading={s.busy}>{t.apiKeys.submit}</Button>
             </Group>
-            <ErrorAlert message={s.otherError(['name'])} />
+            <ErrorAlert message={s.otherError(['name', 'role'])} />
           </form>
           {created?.key ? <Stack mt="md"><ShownOnce label={t.apiKeys.key} value={created.key} testId="api-key-secret" /></Stack> : null}
         </Paper>
@@ -38,6 +50,8 @@ export function ApiKeys() {
         <ResponsiveTable rows={list.items} rowKey={(k) => k.id} testId="api-keys-table" columns={[
           { label: t.apiKeys.name, render: (k) => k.name },
           { label: t.apiKeys.last4, render: (k) => <Text ff="monospace" size="sm">…{k.last4}</Text> },
+          { label: t.apiKeys.role, render: (k) => t.apiKeys.roles[k.role] ?? k.role },
+          { label: t.apiKeys.createdBy, render: (k) => maker(k.createdBy) },
           { label: t.common.created, render: (k) => when(k.createdAt, lang) },
           { label: t.apiKeys.lastUsed, render: (k) => when(k.lastUsedAt, lang) },
           { label: t.common.status, render: (k) => (k.revokedAt ? <Badge color="gray" variant="light">{t.apiKeys.revoked} {when(k.revokedAt, lang)}</Badge> : <Badge color="green" variant="light">{t.apiKeys.active}</Badge>) },
