@@ -14,6 +14,8 @@ export interface AuthContext {
   caller: Caller;
 }
 
+type SessionContext = AuthContext & { caller: Extract<Caller, { kind: 'session' }> };
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the merchant auth hook on every merchant route. */
@@ -57,7 +59,7 @@ async function keyAuth(pool: pg.Pool, token: string): Promise<AuthContext> {
  * A session JWT: the signature and expiry are checked in process, then its session row (one
  * primary-key read, as costly as the API key's) says whether it was ended and what role the user has now.
  */
-async function sessionAuth(pool: pg.Pool, sessionKey: Buffer, token: string, viaCookie: boolean, req: FastifyRequest): Promise<AuthContext> {
+async function sessionAuth(pool: pg.Pool, sessionKey: Buffer, token: string, viaCookie: boolean, req: FastifyRequest): Promise<SessionContext> {
   const claims = readSessionToken(sessionKey, token);
   if (!claims) throw unauthorized('Invalid or expired session token');
   const row = await selectSessionAuth(pool, claims.sessionId);
@@ -87,6 +89,18 @@ export async function authenticate(pool: pg.Pool, sessionKey: Buffer, req: Fasti
   if (!token) throw unauthorized('Missing or malformed Authorization header; expected "Bearer <API key>"');
   if (!API_KEY_PATTERN.test(token) && JWT_PATTERN.test(token)) return sessionAuth(pool, sessionKey, token, false, req);
   return keyAuth(pool, token);
+}
+
+/**
+ * A session and nothing else (POST /auth/logout, docs/contract/access.md#login): a bearer that is no session token
+ * — an API key, garbage — is refused before any lookup, so made-up keys cost no database query on a route
+ * outside the unknown-credential limit. A token's signature is checked in process before its row is read.
+ */
+export async function authenticateSession(pool: pg.Pool, sessionKey: Buffer, req: FastifyRequest): Promise<SessionContext> {
+  const cookie = req.headers.authorization === undefined ? sessionCookie(req) : undefined;
+  const token = cookie ?? bearer(req);
+  if (!token || API_KEY_PATTERN.test(token) || !JWT_PATTERN.test(token)) throw unauthorized('A dashboard session (its token or cookie) is required');
+  return sessionAuth(pool, sessionKey, token, cookie !== undefined, req);
 }
 
 /** The merchant scope's hook: an API key or a dashboard session (docs/contract/access.md#credentials). */

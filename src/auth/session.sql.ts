@@ -32,39 +32,6 @@ export async function endUserSessions(db: Executor, userId: string, keep: string
   );
 }
 
-export const LOGIN_WINDOW = '15 minutes';
-export const LOGIN_MAX_FAILURES = 5;
-
-/**
- * Under a lock per e-mail: drops failures older than the window, and either answers how many seconds
- * until one more attempt is allowed, or records this attempt as a failure in advance (a success clears
- * it), so a burst of parallel guesses cannot all pass the count.
- */
-export async function claimLoginAttempt(db: Executor, email: string): Promise<{ retryAfter: number } | { attemptId: number }> {
-  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`login:${email}`]);
-  await db.query(`DELETE FROM login_failures WHERE email = $1 AND at <= clock_timestamp() - interval '${LOGIN_WINDOW}'`, [email]);
-  const { rows } = await db.query<{ n: number; retry: number | null }>(
-    `SELECT count(*)::int AS n,
-       (SELECT ceil(extract(epoch FROM at + interval '${LOGIN_WINDOW}' - clock_timestamp()))::int
-        FROM login_failures WHERE email = $1 ORDER BY at DESC OFFSET ${LOGIN_MAX_FAILURES - 1} LIMIT 1) AS retry
-     FROM login_failures WHERE email = $1`,
-    [email],
-  );
-  const { n, retry } = rows[0]!;
-  if (n >= LOGIN_MAX_FAILURES) return { retryAfter: Math.max(1, retry ?? 1) };
-  const inserted = await db.query<{ id: number }>('INSERT INTO login_failures (email) VALUES ($1) RETURNING id', [email]);
-  return { attemptId: inserted.rows[0]!.id };
-}
-
-/** An attempt that turned out not to be a failure (a right password still asked for its TOTP code). */
-export async function forgetLoginAttempt(db: Executor, attemptId: number): Promise<void> {
-  await db.query('DELETE FROM login_failures WHERE id = $1', [attemptId]);
-}
-
-export async function clearLoginFailures(db: Executor, email: string): Promise<void> {
-  await db.query('DELETE FROM login_failures WHERE email = $1', [email]);
-}
-
 /**
  * One batch of sessions over (ended, or expired) for longer than `days`: a token of one is refused
  * anyway, the row only served revocation. No index on the end: a batch scans the table, which holds
@@ -75,16 +42,6 @@ export async function deleteOldSessions(db: Executor, days: number, batch: numbe
     `DELETE FROM sessions WHERE id IN (
        SELECT id FROM sessions WHERE coalesce(ended_at, expires_at) < now() - make_interval(days => $1) LIMIT $2)`,
     [days, batch],
-  );
-  return rowCount ?? 0;
-}
-
-/** One batch of failed logins older than `hours` (the throttle looks back LOGIN_WINDOW only). */
-export async function deleteOldLoginFailures(db: Executor, hours: number, batch: number): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM login_failures WHERE id IN (
-       SELECT id FROM login_failures WHERE at < now() - make_interval(hours => $1) LIMIT $2)`,
-    [hours, batch],
   );
   return rowCount ?? 0;
 }

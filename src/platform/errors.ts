@@ -28,6 +28,13 @@ export class AppError extends Error {
   }
 }
 
+/** 429 RATE_LIMITED that says when to come back: the error handler sends `retryAfter` (seconds) as `Retry-After`. */
+export class RateLimited extends AppError {
+  constructor(message: string, readonly retryAfter: number) {
+    super('RATE_LIMITED', message);
+  }
+}
+
 export const validationError = (field: string, reason: string) => new AppError('VALIDATION_ERROR', `${field}: ${reason}`);
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 

@@ -2,11 +2,10 @@ import fastifyCookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { authenticate, SESSION_COOKIE } from '../auth/auth.hooks.js';
-import { assertSession } from '../auth/permission.rules.js';
+import { authenticateSession, SESSION_COOKIE } from '../auth/auth.hooks.js';
 import { Envelope, errorResponses, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
-import { login, LoginThrottled, logout } from './login.service.js';
+import { login, logout } from './login.service.js';
 import { acceptInvitation } from './user.service.js';
 import { AcceptBody, LoginBody, LoginSchema, TokenParams, UserSchema } from './user.schemas.js';
 
@@ -27,22 +26,17 @@ export function loginRoutes(rt: Runtime) {
     app.post('/auth/login', {
       schema: { tags, security: [], body: LoginBody, response: { 200: Envelope(LoginSchema), ...errorResponses } },
     }, async (req, reply) => {
-      try {
-        const { answer } = await login(rt, req.body);
-        reply.setCookie(SESSION_COOKIE, answer.token, { ...cookie, expires: new Date(answer.expiresAt) });
-        return ok(answer);
-      } catch (err) {
-        if (err instanceof LoginThrottled) reply.header('retry-after', String(err.retryAfter));
-        throw err;
-      }
+      // req.ip: the client address, behind a proxy as TRUST_PROXY allows (docs/contract/access.md#login-limits).
+      const { answer } = await login(rt, req.body, req.ip);
+      reply.setCookie(SESSION_COOKIE, answer.token, { ...cookie, expires: new Date(answer.expiresAt) });
+      return ok(answer);
     });
 
     app.post('/auth/logout', {
       // Cookie first: the dashboard logs out with its cookie (and no Idempotency-Key is documented: /auth is outside the merchant scope).
       schema: { tags, security: [{ sessionCookie: [] }, { session: [] }], response: { 200: Envelope(Type.Null()), ...errorResponses } },
     }, async (req, reply) => {
-      const { caller } = await authenticate(rt.pool, rt.config.encryptionKey, req);
-      assertSession(caller);
+      const { caller } = await authenticateSession(rt.pool, rt.config.encryptionKey, req);
       await logout(rt, caller.sessionId);
       reply.clearCookie(SESSION_COOKIE, cookie);
       return ok(null);

@@ -1,23 +1,18 @@
 import { storeName } from '../merchants/merchant.service.js';
 import { selectMerchant } from '../merchants/merchant.sql.js';
 import { withTransaction } from '../platform/db.js';
-import { AppError } from '../platform/errors.js';
+import { AppError, RateLimited } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import type { Runtime } from '../runtime.js';
+import { PER_ADDRESS, PER_EMAIL, subject } from '../auth/login-limit.rules.js';
+import { claimFailure, forgetFailures } from '../auth/login-limit.sql.js';
 import { verifyPassword } from '../auth/password.crypto.js';
 import { signSessionToken, SESSION_TTL_MS } from '../auth/session-token.crypto.js';
-import { claimLoginAttempt, clearLoginFailures, endSession, forgetLoginAttempt, insertSession } from '../auth/session.sql.js';
+import { endSession, insertSession } from '../auth/session.sql.js';
 import { openTotpSecret, totpStep } from '../auth/totp.crypto.js';
 import { selectUserByEmail, touchLastLogin, useTotpStep, type UserRow } from './user.sql.js';
 import { toUser } from './user.service.js';
 import type { LoginAnswer } from './user.schemas.js';
-
-/** 429 RATE_LIMITED with the seconds until the window lets one more attempt through (the route sets Retry-After). */
-export class LoginThrottled extends AppError {
-  constructor(readonly retryAfter: number) {
-    super('RATE_LIMITED', `Too many failed logins for this e-mail; retry in ${retryAfter} seconds`);
-  }
-}
 
 const wrongCredentials = () => new AppError('UNAUTHORIZED', 'Invalid email or password');
 
@@ -29,25 +24,39 @@ export async function acceptTotpCode(rt: Runtime, user: UserRow, code: string): 
 }
 
 /**
- * docs/contract/access.md#login-limits. Every attempt is recorded as a failure before the password is checked (a
- * success clears the e-mail's failures), so five failures in 15 minutes hold even under parallel
- * guesses. An unknown e-mail costs one password hash like a known one, and gets the same message.
+ * docs/contract/access.md#login-limits. Every attempt is recorded in advance as a failure of its client address and
+ * of its e-mail, in one transaction (so neither count can be passed by parallel guesses, and an attempt
+ * refused by either counts for neither), BEFORE the password is hashed: a blocked address costs no hash.
+ * A right password un-records the address's failure (wrong or missing TOTP codes are not the address's
+ * failures); the e-mail's is un-recorded for a missing code, kept for a wrong one, and a success clears them all.
+ * An unknown e-mail costs one password hash like a known one, and gets the same message.
  */
-export async function login(rt: Runtime, input: { email: string; password: string; totp?: string }): Promise<{ answer: LoginAnswer; sessionId: string }> {
+export async function login(rt: Runtime, input: { email: string; password: string; totp?: string }, ip: string): Promise<{ answer: LoginAnswer; sessionId: string }> {
   const email = input.email.trim().toLowerCase();
-  const claim = await withTransaction(rt.pool, (tx) => claimLoginAttempt(tx, email));
-  if ('retryAfter' in claim) throw new LoginThrottled(claim.retryAfter);
+  const address = subject.address(ip);
+  const attempt = await withTransaction(rt.pool, async (tx) => {
+    const byAddress = await claimFailure(tx, address, PER_ADDRESS);
+    if ('retryAfter' in byAddress) return byAddress;
+    const byEmail = await claimFailure(tx, subject.email(email), PER_EMAIL);
+    // Thrown, so the address's row rolls back with it: a 429 is no failure of the address.
+    if ('retryAfter' in byEmail) throw new RateLimited(`Too many failed logins for this e-mail; retry in ${byEmail.retryAfter} seconds`, byEmail.retryAfter);
+    return { address: byAddress.attemptId, email: byEmail.attemptId };
+  });
+  if ('retryAfter' in attempt) throw new RateLimited(`Too many failed logins from this address; retry in ${attempt.retryAfter} seconds`, attempt.retryAfter);
   const user = await selectUserByEmail(rt.pool, email);
   if (!(await verifyPassword(input.password, user?.password_hash ?? null)) || !user) throw wrongCredentials();
   if (user.totp_enabled) {
     if (!input.totp) {
       // The right password without a code is the first half of a TOTP login, not a failure.
-      await forgetLoginAttempt(rt.pool, claim.attemptId);
+      await forgetFailures(rt.pool, [attempt.address, attempt.email]);
       throw new AppError('UNAUTHORIZED', 'totp: required');
     }
-    if (!(await acceptTotpCode(rt, user, input.totp))) throw new AppError('UNAUTHORIZED', 'totp: invalid');
+    if (!(await acceptTotpCode(rt, user, input.totp))) {
+      await forgetFailures(rt.pool, [attempt.address]);
+      throw new AppError('UNAUTHORIZED', 'totp: invalid');
+    }
   }
-  await clearLoginFailures(rt.pool, email);
+  await forgetFailures(rt.pool, [attempt.address], subject.email(email));
   const merchant = await selectMerchant(rt.pool, user.merchant_id);
   if (!merchant) throw wrongCredentials();
   if (merchant.suspended) throw new AppError('FORBIDDEN', 'Merchant is suspended');

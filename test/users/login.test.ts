@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { expectError, login } from './support.js';
 
@@ -7,6 +7,9 @@ beforeAll(async () => { t = await createTestContext({}, { worker: false }); });
 afterAll(async () => { await t?.close(); });
 
 describe('POST /auth/login', () => {
+  // Every login here comes from one address: its limit (test/users/login-limits.test.ts) is not what these tests are about.
+  beforeEach(async () => { await t.pool.query(`UPDATE auth_failures SET at = at - interval '1 minute' WHERE subject LIKE 'address:%'`); });
+
   it('answers a token, its expiry, the user and the merchant; the token works as a Bearer on merchant routes', async () => {
     const m = await t.merchant();
     const u = await t.user(m.id, 'VIEWER', { email: 'Login.Case@Example.com' });
@@ -60,7 +63,7 @@ describe('POST /auth/login', () => {
     const other = await t.user(m.id);
     expect((await login(t, { email: other.email, password: other.password })).status).toBe(200);
     // The window passes (the failures age by 15 minutes): the right password logs in again.
-    await t.pool.query(`UPDATE login_failures SET at = at - interval '15 minutes'`);
+    await t.pool.query(`UPDATE auth_failures SET at = at - interval '15 minutes' WHERE subject LIKE 'email:%'`);
     expect((await login(t, { email: u.email, password: u.password })).status).toBe(200);
   });
 

@@ -27,14 +27,14 @@ describe('retention of sessions and failed logins (periodic sweep)', () => {
          ('ses_recent_end', $1, now() - interval '40 days', now() - interval '39 days', now() - interval '29 days'),
          ('ses_recent_exp', $1, now() - interval '30 days', now() - interval '29 days', NULL)`, [u.id]);
     await t.pool.query(
-      `INSERT INTO login_failures (email, at) SELECT 'old-' || i || '@example.com', now() - interval '25 hours' FROM generate_series(1, 1200) i`);
+      `INSERT INTO auth_failures (subject, at) SELECT 'email:old-' || i || '@example.com', now() - interval '25 hours' FROM generate_series(1, 1200) i`);
     expect((await login(t, { email: 'recent@example.com', password: 'wrong password here' })).status).toBe(401);
 
     await t.pool.query(`SELECT graphile_worker.add_job('sessions.prune', '{}', job_key => 'sessions.prune')`);
     await eventually(async () => (await count(`SELECT count(*)::int AS n FROM sessions WHERE user_id = $1`, [u.id])) === 3, 15_000);
     expect(await sessionIds(u.id)).toEqual([live, 'ses_recent_end', 'ses_recent_exp'].sort());
-    await eventually(async () => (await count(`SELECT count(*)::int AS n FROM login_failures WHERE email LIKE 'old-%'`, [])) === 0, 15_000);
-    expect(await count(`SELECT count(*)::int AS n FROM login_failures WHERE email = $1`, ['recent@example.com'])).toBe(1);
+    await eventually(async () => (await count(`SELECT count(*)::int AS n FROM auth_failures WHERE subject LIKE 'email:old-%'`, [])) === 0, 15_000);
+    expect(await count(`SELECT count(*)::int AS n FROM auth_failures WHERE subject = $1`, ['email:recent@example.com'])).toBe(1);
     // The live session still works; the sweep scheduled its next run an hour on.
     expect((await t.request('GET', '/me/users', { key: u.token })).status).toBe(200);
     const { rows } = await t.pool.query(`SELECT run_at FROM graphile_worker.jobs WHERE key = 'sessions.prune'`);

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errorBody } from '../errors.js';
+import { AppError, errorBody, RateLimited } from '../errors.js';
 import { IdempotentReplay, sendReplay } from './idempotency.js';
 import { schemaError } from './validation.js';
 
@@ -32,6 +32,7 @@ export function errorHandler(err: FastifyError | AppError | IdempotentReplay, re
     return reply.code(500).send(errorBody(new AppError('INTERNAL_ERROR', 'Internal error; the request id identifies it in the logs')));
   }
   if (appError.statusCode >= 500) req.log.error({ err }, appError.message);
+  if (appError instanceof RateLimited) reply.header('retry-after', String(appError.retryAfter));
   return reply.code(appError.statusCode).send(errorBody(appError));
 }
 
