@@ -19,6 +19,8 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   readonly webhookRetryBaseMs: number;
   readonly webhookTimeoutMs: number;
+  /** A statement export whose client takes nothing for this long is ended (docs/contract/statement.md#exports). */
+  readonly exportStallTimeoutMs: number;
   /** Events and their delivery records are deleted after this many days (docs/contract/webhooks.md#event-retention). */
   readonly eventRetentionDays: number;
   readonly simPayoutDelayMs: number;
@@ -226,6 +228,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookAllowPrivate: boolVar(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookRetryBaseMs: intVar(env, 'WEBHOOK_RETRY_BASE_MS', 30_000),
     webhookTimeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    exportStallTimeoutMs: intVar(env, 'EXPORT_STALL_TIMEOUT_MS', 30_000, 1),
     eventRetentionDays: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1),
     simPayoutDelayMs: intVar(env, 'SIM_PAYOUT_DELAY_MS', 1000),
     simRefundDelayMs: intVar(env, 'SIM_REFUND_DELAY_MS', 1000),

@@ -1,11 +1,14 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Runtime } from '../runtime.js';
 import { connectionStringOf } from '../platform/db.js';
+import { RateLimited } from '../platform/errors.js';
+import { EXPORT_BUSY_EXIT_CODE, EXPORT_BUSY_RETRY_S } from './statement-export.rules.js';
 import type { StatementAccount } from './statement.schemas.js';
 import type { Range } from './statement.sql.js';
 
@@ -65,30 +68,45 @@ async function slot(): Promise<() => void> {
   };
 }
 
+const busy = () => new RateLimited(
+  `An export of this store is running; one at a time (retry in ${EXPORT_BUSY_RETRY_S} seconds)`, EXPORT_BUSY_RETRY_S,
+);
+
 /**
  * The export's bytes, made by a child process as they are read (the pipe's backpressure holds the child
- * back, so a slow download holds one batch). The client leaving stops the child; the child failing ends
- * the download with an error instead of a short file that looks complete.
+ * back, so a slow download holds one batch). Resolves once the child holds the merchant's export lock —
+ * its first bytes are there — so a second export of the merchant is refused (429) before any answer
+ * starts. The client leaving stops the child; the child failing ends the download with an error instead
+ * of a short file that looks complete.
  */
-export function exportInChild(rt: Runtime, job: ExportJob): Readable {
+export async function exportInChild(rt: Runtime, job: ExportJob): Promise<Readable> {
+  const release = await slot();
+  let child: ChildProcessByStdio<null, Readable, null>;
+  try {
+    const file = await childScript(rt.config.dataDir);
+    child = spawn(process.execPath, [...CHILD_FLAGS, file], {
+      env: { ...process.env, DATABASE_URL: connectionStringOf(rt.pool), PIXGATE_STATEMENT_EXPORT: JSON.stringify(job) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const exited = new Promise<number | null>((resolve, reject) => child.on('close', resolve).on('error', reject));
+  void exited.then(release, release); // the slot is the child's until it ends
+  // Readable with data: the child took the lock and writes the file; readable at its end with none: it exited.
+  await Promise.race([once(child.stdout, 'readable'), exited]);
+  if (child.stdout.readableLength === 0) {
+    const code = await exited;
+    if (code === EXPORT_BUSY_EXIT_CODE) throw busy();
+    throw new Error(`statement export: the export process ended with ${code} before writing`);
+  }
   const out = new PassThrough();
-  void (async () => {
-    const release = await slot();
-    try {
-      const file = await childScript(rt.config.dataDir);
-      if (out.destroyed) return;
-      const child = spawn(process.execPath, [...CHILD_FLAGS, file], {
-        env: { ...process.env, DATABASE_URL: connectionStringOf(rt.pool), PIXGATE_STATEMENT_EXPORT: JSON.stringify(job) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      out.on('close', () => child.kill());
-      child.stdout.pipe(out, { end: false });
-      const code = await new Promise<number | null>((resolve, reject) => child.on('close', resolve).on('error', reject));
-      if (code === 0) out.end();
-      else out.destroy(new Error(`statement export: the export process ended with ${code}`));
-    } finally {
-      release();
-    }
-  })().catch((err: Error) => out.destroy(err));
+  out.on('close', () => child.kill());
+  child.stdout.pipe(out, { end: false });
+  void exited.then(
+    (code) => (code === 0 ? out.end() : out.destroy(new Error(`statement export: the export process ended with ${code}`))),
+    (err: Error) => out.destroy(err),
+  );
   return out;
 }

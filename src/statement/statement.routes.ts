@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { requirePermission } from '../auth/permission.rules.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
+import { endWhenStalled } from '../platform/http/stall.js';
 import type { Runtime } from '../runtime.js';
 import { CsvQuery, DailyQuery, DailySummary, OfxQuery, StatementLine, StatementQuery } from './statement.schemas.js';
 import { dailySummary, listStatement, timeRange } from './statement.service.js';
@@ -12,7 +13,10 @@ const tags = ['statement'];
 const read = requirePermission('read');
 const file = (type: string, description: string) => ({ description, content: { [type]: { schema: Type.String() } } });
 
-/** docs/contract/statement.md#statement: the statement (extrato) of each account, its exports and the daily summary. */
+/**
+ * docs/contract/statement.md#statement: the statement (extrato) of each account, its exports (one at a time per merchant,
+ * ended when their client stalls: docs/contract/statement.md#exports) and the daily summary.
+ */
 export function statementRoutes(rt: Runtime) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -31,10 +35,12 @@ export function statementRoutes(rt: Runtime) {
     }, async (req, reply) => {
       const range = timeRange(req.query.from, req.query.to);
       const account = req.query.account ?? 'available';
+      const file = await exportInChild(rt, { format: 'csv', merchantId: req.auth!.merchant.id, account, range });
+      endWhenStalled(reply.raw, file, rt.config.exportStallTimeoutMs);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="statement-${account}.csv"`)
-        .send(exportInChild(rt, { format: 'csv', merchantId: req.auth!.merchant.id, account, range }));
+        .send(file);
     });
 
     app.get('/me/statement.ofx', {
@@ -42,10 +48,12 @@ export function statementRoutes(rt: Runtime) {
       schema: { tags, querystring: OfxQuery, response: { 200: file('application/x-ofx', 'OFX 2.1.1 bank statement of the available account'), ...errorResponses } },
     }, async (req, reply) => {
       const range = timeRange(req.query.from, req.query.to);
+      const file = await exportInChild(rt, { format: 'ofx', merchantId: req.auth!.merchant.id, account: 'available', range });
+      endWhenStalled(reply.raw, file, rt.config.exportStallTimeoutMs);
       return reply
         .type('application/x-ofx; charset=utf-8')
         .header('content-disposition', 'attachment; filename="statement.ofx"')
-        .send(exportInChild(rt, { format: 'ofx', merchantId: req.auth!.merchant.id, account: 'available', range }));
+        .send(file);
     });
 
     app.get('/me/statement/daily', {

@@ -120,3 +120,15 @@ export async function selectDaily(db: Executor, merchantId: string, from: string
   );
   return rows;
 }
+
+/**
+ * The merchant's export lock (docs/contract/statement.md#exports), taken by the export's own process on the
+ * connection it holds for its whole life: released when the export ends, or its process dies, whichever
+ * process of the fleet ran it.
+ */
+export async function tryExportLock(db: Executor, merchantId: string): Promise<boolean> {
+  const { rows } = await db.query<{ locked: boolean }>(
+    "SELECT pg_try_advisory_lock(hashtextextended('statement-export:' || $1, 0)) AS locked", [merchantId],
+  );
+  return rows[0]!.locked;
+}

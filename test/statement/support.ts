@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { TestContext } from '../support/context.js';
 
@@ -58,3 +59,29 @@ export async function expectStatementMatchesBalance(t: TestContext, key: string)
   }
   return out;
 }
+
+/** A merchant with `lines` statement lines, as ledger_post writes them (times in milliseconds, as now_ms()), as bench/statement.ts seeds. */
+export async function bigStatement(t: TestContext, lines: number): Promise<{ id: string; key: string }> {
+  const m = await t.merchant();
+  const { rows: [first] } = await t.pool.query<{ id: number }>("SELECT nextval('ledger_transactions_id_seq') AS id");
+  await t.pool.query(
+    `INSERT INTO ledger_transactions (id, kind, reference, created_at)
+     SELECT $1::bigint + s, 'CHARGE_PAYMENT', 'test_' || s, date_trunc('milliseconds', now()) - (($2 - s) * interval '1 second') FROM generate_series(1, $2) s`,
+    [first!.id, lines]);
+  await t.pool.query(
+    `INSERT INTO statement_lines (account_id, seq, id, transaction_id, amount, balance_after, created_at)
+     SELECT $3, s, statement_line_id(s), $1::bigint + s, 1000, s * 1000, date_trunc('milliseconds', now()) - (($2 - s) * interval '1 second') FROM generate_series(1, $2) s`,
+    [first!.id, lines, `${m.id}:available`]);
+  await t.pool.query(`SELECT setval('ledger_transactions_id_seq', $1)`, [first!.id + lines]);
+  return m;
+}
+
+/** This process's export processes (children running the export bundle). */
+export const exportProcesses = () => readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').split(' ').filter(Boolean)
+  .filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('statement-export-');
+    } catch {
+      return false;
+    }
+  });
