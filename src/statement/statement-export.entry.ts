@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { createPool } from '../platform/db.js';
 import { csvStream, ofxStream } from './statement-export.view.js';
 import { EXPORT_BUSY_EXIT_CODE } from './statement-export.rules.js';
-import { tryExportLock } from './statement.sql.js';
+import { tryExportLock, unlockExport } from './statement.sql.js';
 import type { ExportJob } from './statement-export.service.js';
 
 const job = JSON.parse(process.env.PIXGATE_STATEMENT_EXPORT ?? '') as ExportJob;
@@ -18,7 +18,10 @@ const pool = createPool(process.env.DATABASE_URL ?? '', 1);
 const db = await pool.connect();
 try {
   if (!(await tryExportLock(db, job.merchantId))) process.exitCode = EXPORT_BUSY_EXIT_CODE;
-  else await pipeline(job.format === 'csv' ? csvStream(db, job.merchantId, job.account, job.range) : ofxStream(db, job.merchantId, job.range), process.stdout);
+  else {
+    await pipeline(job.format === 'csv' ? csvStream(db, job.merchantId, job.account, job.range) : ofxStream(db, job.merchantId, job.range), process.stdout);
+    await unlockExport(db, job.merchantId);
+  }
 } finally {
   db.release();
   await pool.end();

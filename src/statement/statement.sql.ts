@@ -123,12 +123,20 @@ export async function selectDaily(db: Executor, merchantId: string, from: string
 
 /**
  * The merchant's export lock (docs/contract/statement.md#exports), taken by the export's own process on the
- * connection it holds for its whole life: released when the export ends, or its process dies, whichever
- * process of the fleet ran it.
+ * connection it holds for its whole life, whichever process of the fleet runs it: released by
+ * unlockExport when the file is written, or with the connection when the process dies.
  */
 export async function tryExportLock(db: Executor, merchantId: string): Promise<boolean> {
   const { rows } = await db.query<{ locked: boolean }>(
     "SELECT pg_try_advisory_lock(hashtextextended('statement-export:' || $1, 0)) AS locked", [merchantId],
   );
   return rows[0]!.locked;
+}
+
+/**
+ * Released before the download ends, so the merchant's next export never meets it: a lock left to the
+ * connection's close is freed by the server a moment after the process has gone.
+ */
+export async function unlockExport(db: Executor, merchantId: string): Promise<void> {
+  await db.query("SELECT pg_advisory_unlock(hashtextextended('statement-export:' || $1, 0))", [merchantId]);
 }
