@@ -15,4 +15,5 @@ CREATE INDEX auth_failures_subject_at ON auth_failures (subject, at);
 -- The per-e-mail failures still in their window carry over, so an upgrade lifts no block.
 INSERT INTO auth_failures (subject, at)
   SELECT 'email:' || email, at FROM login_failures WHERE at > now() - interval '15 minutes' ORDER BY at;
-DROP TABLE login_failures;
+-- login_failures stays: in a rolling deploy the processes still on the previous version log in through it until
+-- they are replaced (a DROP here answered their logins with 500). A later migration drops it.
