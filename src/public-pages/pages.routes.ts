@@ -64,8 +64,12 @@ export function publicPageRoutes(rt: Runtime) {
     // migrations/0020_checkouts.sql notifies `checkout_status` with the checkout id when its charge's status changes.
     const feed = new ListenFeed(rt.pool, 'checkout_status');
     const streams = new Set<() => void>();
+    const endStreams = () => { for (const end of streams) end(); };
+    // A stream lasts minutes: draining ends it at once, and the page's EventSource reconnects (`retry`) to a
+    // process that is not stopping (docs/contract/running.md#draining).
+    app.drain.onDrain(endStreams);
     app.addHook('onClose', async () => {
-      for (const end of streams) end();
+      endStreams();
       await feed.close();
     });
     // The link page's form: small, flat, text only.

@@ -162,3 +162,33 @@ it('a worker: its running job (a slow webhook delivery) finishes and is recorded
     receiver.close();
   }
 }, 180_000);
+
+it('an api process ends its payment pages\' event streams at once: they reconnect elsewhere, the drain is not held to its deadline', async () => {
+  const port = await freePort();
+  const api = await startPixgate('api', { DATABASE_URL: db.url, PORT: String(port), SHUTDOWN_GRACE_MS: '20000' }, /listening on/);
+  procs.push(api);
+  const base = `http://127.0.0.1:${port}`;
+  const merchant = await json(base, 'POST', '/admin/merchants', ADMIN_TOKEN, {
+    userName: 'pages', email: 'pages@example.com', kyc: { status: 'APPROVED', tradeName: 'Loja' }, pixKey: { type: 'CHAVE_ALEATORIA', key: crypto.randomUUID() },
+  });
+  const key = (await json(base, 'POST', `/admin/merchants/${merchant.body.data.id}/api-keys`, ADMIN_TOKEN)).body.data.key;
+  const checkout = await json(base, 'POST', '/checkouts', key, { items: [{ name: 'Camiseta', quantity: 1, unitPrice: 4990 }] });
+  expect(checkout.status).toBe(201);
+
+  const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+    httpRequest(`${base}/pay/${checkout.body.data.id}/events`, { agent: false }, resolve).on('error', reject).end();
+  });
+  expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+  let received = '';
+  stream.setEncoding('utf8').on('data', (c: string) => (received += c));
+  const ended = once(stream, 'end');
+  await new Promise((r) => setTimeout(r, 300));
+  expect(received).toMatch(/^retry: \d+\ndata: .*"PENDING"/);
+
+  const signalled = Date.now();
+  api.child.kill('SIGTERM');
+  await ended;
+  expect(Date.now() - signalled).toBeLessThan(3000);
+  expect(await api.exited).toBe(0);
+  expect(Date.now() - signalled).toBeLessThan(5000);
+});

@@ -18,6 +18,11 @@ export interface Drain {
    * closes; by `deadline` (epoch ms).
    */
   drain(deadline: number, alsoWaitFor?: Promise<unknown>): Promise<void>;
+  /**
+   * Runs `end` when draining starts: for answers that would otherwise hold the drain to its deadline (an
+   * event stream lasts minutes), so they end now and their client reconnects to another process.
+   */
+  onDrain(end: () => void): void;
 }
 
 declare module 'fastify' {
@@ -41,6 +46,7 @@ const closeAfterAnswer = (res: ServerResponse) => {
  */
 export function trackInFlight(app: FastifyInstance): Drain {
   const inFlight = new Set<ServerResponse>();
+  const onDrain: (() => void)[] = [];
   let draining = false;
   app.server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
@@ -52,9 +58,13 @@ export function trackInFlight(app: FastifyInstance): Drain {
     get draining() {
       return draining;
     },
+    onDrain(end) {
+      onDrain.push(end);
+    },
     async drain(deadline, alsoWaitFor) {
       draining = true;
       inFlight.forEach(closeAfterAnswer);
+      onDrain.forEach((end) => end());
       // net.Server's close, not http.Server's: since Node 19 the latter also destroys the idle keep-alive
       // connections, and a request a client sends on one at that moment would meet a reset.
       if (app.server.listening) NetServer.prototype.close.call(app.server);
