@@ -27,6 +27,7 @@ import { adminDisputeRoutes } from './disputes/dispute.routes.js';
 import { eventRetention } from './events/event.tasks.js';
 import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
 import { linkHitRetention } from './payment-links/payment-link.tasks.js';
+import { pagePreviewRoutes } from './public-pages/page-preview.routes.js';
 import { publicPageRoutes } from './public-pages/pages.routes.js';
 import { refundRoutes } from './refunds/refund.routes.js';
 import { refundTasks, scheduleRefundRecovery } from './refunds/refund.tasks.js';
@@ -115,6 +116,7 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
     await merchantApi.register(checkoutRoutes(rt));
     await merchantApi.register(paymentLinkRoutes(rt));
     await merchantApi.register(brandingRoutes(rt));
+    await merchantApi.register(pagePreviewRoutes(rt));
     await merchantApi.register(refundRoutes(rt));
     await merchantApi.register(withdrawalRoutes(rt));
     await merchantApi.register(webhookRoutes(rt));

@@ -34,6 +34,21 @@ export async function getBranding(db: Executor, merchant: MerchantRow, publicUrl
   return toBranding(await selectBranding(db, merchant.id), merchant, publicUrl);
 }
 
+/**
+ * The branding a PUT of `input` would leave, written nowhere: the dashboard's preview (docs/checkouts.md#previews).
+ * The rules of putBranding (left out keeps, null clears, the logo's bytes checked); a new logo is shown from its data URL.
+ */
+export async function draftBranding(db: Executor, merchantId: string, input: BrandingPut): Promise<BrandingRow & { logo_data_url: string | null }> {
+  const row = await selectBranding(db, merchantId);
+  if (typeof input.logo === 'string') readLogo(input.logo);
+  return {
+    display_name: input.displayName === undefined ? row?.display_name ?? null : input.displayName,
+    primary_color: input.primaryColor === undefined ? row?.primary_color ?? null : input.primaryColor?.toLowerCase() ?? null,
+    logo_id: input.logo === undefined ? row?.logo_id ?? null : null,
+    logo_data_url: typeof input.logo === 'string' ? input.logo : null,
+  };
+}
+
 /** PUT /me/branding: fields left out keep their value; null clears one (the name falls back to the store name). */
 export async function putBranding(db: Executor, merchant: MerchantRow, input: BrandingPut, publicUrl: string): Promise<Branding> {
   const logo = typeof input.logo === 'string' ? { id: newId('logo'), ...readLogo(input.logo) } : null;

@@ -4,9 +4,9 @@ import { requirePermission } from '../auth/permission.rules.js';
 import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import type { Runtime } from '../runtime.js';
 import {
-  PaymentLinkCreateBody, PaymentLinkListQuery, PaymentLinkParams, PaymentLinkPatchBody, PaymentLinkSchema,
+  PaymentLinkCreateBody, PaymentLinkListQuery, PaymentLinkParams, PaymentLinkPatchBody, PaymentLinkQrCodeSchema, PaymentLinkSchema,
 } from './payment-link.schemas.js';
-import { createPaymentLink, getPaymentLink, listPaymentLinks, setLinkActive } from './payment-link.service.js';
+import { createPaymentLink, getPaymentLink, linkQrCode, listPaymentLinks, setLinkActive } from './payment-link.service.js';
 
 const tags = ['payment links'];
 type Params = Static<typeof PaymentLinkParams>;
@@ -33,6 +33,13 @@ export function paymentLinkRoutes(rt: Runtime) {
     app.get('/payment-links/:id', {
       schema: { tags, params: PaymentLinkParams, response: { 200: Envelope(PaymentLinkSchema), ...errorResponses } },
     }, async (req) => ok(await getPaymentLink(rt, req.auth!.merchant.id, (req.params as Params).id)));
+
+    app.get('/payment-links/:id/qr-code', {
+      schema: {
+        tags, summary: 'The link\'s URL as a QR code image, to print', params: PaymentLinkParams,
+        response: { 200: Envelope(PaymentLinkQrCodeSchema), ...errorResponses },
+      },
+    }, async (req) => ok(await linkQrCode(rt, req.auth!.merchant.id, (req.params as Params).id)));
 
     app.patch('/payment-links/:id', {
       onRequest: requirePermission('operate'),

@@ -52,6 +52,14 @@ export const PaymentLinkSchema = Type.Object({
 });
 export type PaymentLink = Static<typeof PaymentLinkSchema>;
 
+/** GET /payment-links/{id}/qr-code: what the dashboard prints. */
+export const PaymentLinkQrCodeSchema = Type.Object({
+  url: Type.String(),
+  /** A PNG data URL of the QR code of `url` (error correction M), as a charge's `imageBase64`. */
+  imageBase64: Type.String(),
+});
+export type PaymentLinkQrCode = Static<typeof PaymentLinkQrCodeSchema>;
+
 /** POST /l/{id}/checkouts: the payer's amount (range links) and the customer fields the link asks for. */
 export const LinkCheckoutBody = Type.Object({
   amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),

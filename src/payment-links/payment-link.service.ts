@@ -1,15 +1,16 @@
 import { chargeFee, checkTicket, netAmount, resolveSplit } from '../charges/charge.rules.js';
 import { cartAmount, checkPageUrl } from '../checkouts/checkout.rules.js';
 import { selectMerchant } from '../merchants/merchant.sql.js';
+import { qrPngDataUrl } from '../pix/index.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { withStatement, type TransactionHook } from '../platform/db.js';
 import { notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keysetPage, type Page, type PageRequest } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
-import type { PaymentLink, PaymentLinkCreate, PaymentLinkListFilters } from './payment-link.schemas.js';
+import type { PaymentLink, PaymentLinkCreate, PaymentLinkListFilters, PaymentLinkQrCode } from './payment-link.schemas.js';
 import {
-  insertPaymentLink, listPaymentLinksQuery, selectPaymentLinkView, setPaymentLinkActive, type PaymentLinkViewRow,
+  insertPaymentLink, listPaymentLinksQuery, selectPaymentLinkView, setPaymentLinkActive, type PaymentLinkRow, type PaymentLinkViewRow,
 } from './payment-link.sql.js';
 
 const DEFAULT_CHECKOUT_EXPIRES_IN = 3600;
@@ -58,6 +59,18 @@ function pricing(merchant: MerchantRow, input: PaymentLinkCreate): { lowest: num
   return { lowest: min, highest: max };
 }
 
+/** The row a create writes; the dashboard's preview renders the same row without writing it (docs/checkouts.md#previews). */
+export function linkRow(id: string, merchantId: string, input: PaymentLinkCreate): Omit<PaymentLinkRow, 'created_at' | 'active'> {
+  return {
+    id, merchant_id: merchantId, name: input.name, items: input.items ?? null, amount: input.amount ?? null,
+    amount_min: input.amountRange?.min ?? null, amount_max: input.amountRange?.max ?? null, description: input.description ?? null,
+    customer_fields: input.customerFields ?? [], max_payments: input.maxPayments ?? null,
+    active_until: input.activeUntil === undefined ? null : new Date(input.activeUntil), completion_url: input.completionUrl ?? null,
+    split: (input.split ?? []).map(({ merchantId: recipient, mode, value }) => ({ merchantId: recipient, mode, value })),
+    checkout_expires_in: input.checkoutExpiresIn ?? DEFAULT_CHECKOUT_EXPIRES_IN,
+  };
+}
+
 /**
  * POST /payment-links. The split is checked now against the lowest price (where a FIXED share weighs most) and
  * again at each checkout, against that checkout's amount and the recipients as they are then.
@@ -69,14 +82,7 @@ export async function createPaymentLink(rt: Runtime, merchant: MerchantRow, inpu
   netAmount(lowest, chargeFee(merchant, lowest), await resolveSplit(rt.pool, merchant.id, lowest, split));
   const id = newId('plk');
   return withStatement(rt.pool, async (db) => {
-    await insertPaymentLink(db, {
-      id, merchant_id: merchant.id, name: input.name, items: input.items ?? null, amount: input.amount ?? null,
-      amount_min: input.amountRange?.min ?? null, amount_max: input.amountRange?.max ?? null, description: input.description ?? null,
-      customer_fields: input.customerFields ?? [], max_payments: input.maxPayments ?? null,
-      active_until: input.activeUntil === undefined ? null : new Date(input.activeUntil), completion_url: input.completionUrl ?? null,
-      split: split.map(({ merchantId, mode, value }) => ({ merchantId, mode, value })),
-      checkout_expires_in: input.checkoutExpiresIn ?? DEFAULT_CHECKOUT_EXPIRES_IN,
-    });
+    await insertPaymentLink(db, linkRow(id, merchant.id, input));
     return toPaymentLink((await selectPaymentLinkView(db, id, merchant.id))!, rt.config.publicUrl);
   }, hook);
 }
@@ -85,6 +91,12 @@ export async function getPaymentLink(rt: Runtime, merchantId: string, id: string
   const row = await selectPaymentLinkView(rt.pool, id, merchantId);
   if (!row) throw notFound('Payment link');
   return toPaymentLink(row, rt.config.publicUrl);
+}
+
+/** GET /payment-links/{id}/qr-code: the link's URL as a QR image to print, drawn by the one QR encoder (src/pix). */
+export async function linkQrCode(rt: Runtime, merchantId: string, id: string): Promise<PaymentLinkQrCode> {
+  const { url } = await getPaymentLink(rt, merchantId, id);
+  return { url, imageBase64: qrPngDataUrl(url) };
 }
 
 /** PATCH /payment-links/{id} {active}: the only change a link takes; its price never changes. */

@@ -2,8 +2,9 @@ import type { PaymentLinkRow } from '../payment-links/payment-link.sql.js';
 import type { PayerField, PayerProblem } from '../payment-links/link-payer.rules.js';
 import type { Unavailable } from '../payment-links/link-checkout.service.js';
 import { cartAmount } from '../checkouts/checkout.rules.js';
+import type { FastifyReply } from 'fastify';
 import type { Lang, Texts } from './page-text.rules.js';
-import { esc } from './page-layout.view.js';
+import { esc, otherLang, renderPage, type Store } from './page-layout.view.js';
 import { formatBrl } from './reais.rules.js';
 
 export type Typed = Partial<Record<PayerField, string>>;
@@ -80,4 +81,12 @@ export function linkPageMain(s: LinkPageState): string {
     ${price}
     ${form}
   </main>`;
+}
+
+/** The whole link page: what a payer opens at /l/{id}, and what the dashboard's preview shows of a draft (`preview`). */
+export function renderLinkPage(reply: FastifyReply, status: number, s: LinkPageState & { store: Store; preview?: string }): FastifyReply {
+  return renderPage(reply, status, {
+    lang: s.lang, t: s.t, title: s.link.name, store: s.store, langHref: otherLang(`/l/${s.link.id}`, s.lang), preview: s.preview,
+    body: linkPageMain(s),
+  });
 }

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { logoUrl } from '../branding/branding.service.js';
+import { storeName } from '../merchants/merchant.service.js';
 import type { Lang, Texts } from './page-text.rules.js';
+import type { BrandRow } from './pages.sql.js';
 
 /** Text for HTML: every value that came from a merchant or a payer goes through this. */
 export const esc = (value: unknown): string =>
@@ -11,6 +14,20 @@ export interface Store {
   color: string | null;
   logoUrl: string | null;
 }
+
+/**
+ * The store as its pages show it: the branding's name, else the store name. The logo loads from this very origin
+ * (a path, whatever PUBLIC_URL says: CSP img-src 'self'), or from its data URL in a preview of one not saved yet.
+ */
+export const storeOf = (row: BrandRow & { logo_data_url?: string | null }): Store => ({
+  name: row.display_name ?? storeName(row) ?? row.user_name,
+  color: row.primary_color,
+  logoUrl: row.logo_data_url ?? (row.logo_id ? logoUrl('', row.logo_id) : null),
+});
+
+/** `path` in the other language (the footer's switch). */
+export const otherLang = (path: string, lang: Lang) => `${path}?lang=${lang === 'en' ? 'pt' : 'en'}`;
+export const withLang = (path: string, lang: Lang) => (lang === 'en' ? `${path}?lang=en` : path);
 
 const DEFAULT_COLOR = '#0b6e4f';
 
@@ -50,15 +67,18 @@ export interface PageParts {
   head?: string;
   /** The same page in the other language. */
   langHref: string;
+  /** A draft shown in the dashboard (docs/checkouts.md#previews): no script, a notice that nothing is charged. */
+  preview?: string;
 }
 
 export function renderPage(reply: FastifyReply, status: number, p: PageParts): FastifyReply {
   const nonce = randomBytes(16).toString('base64');
   const color = p.store?.color ?? DEFAULT_COLOR;
-  const header = p.store ? `<header class="store">
-    ${p.store.logoUrl ? `<img class="logo" src="${esc(p.store.logoUrl)}" alt="${esc(p.store.name)}">` : ''}
+  // The logo's alt is empty: the store's name is written beside it, and a screen reader would say it twice.
+  const header = p.store ? `<header class="store"><div class="column">
+    ${p.store.logoUrl ? `<img class="logo" src="${esc(p.store.logoUrl)}" alt="">` : ''}
     <span class="store-name">${esc(p.store.name)}</span>
-  </header>` : '';
+  </div></header>` : '';
   const html = `<!doctype html>
 <html lang="${p.t.htmlLang}">
 <head>
@@ -68,14 +88,15 @@ export function renderPage(reply: FastifyReply, status: number, p: PageParts): F
 <title>${esc(p.title)}${p.store ? ` · ${esc(p.store.name)}` : ''}</title>
 <link rel="stylesheet" href="/pay/assets/pages.css">
 <style nonce="${nonce}">:root{--brand:${color};--brand-text:${textOn(color)}}</style>
-<script src="/pay/assets/pages.js" defer></script>
+${p.preview === undefined ? '<script src="/pay/assets/pages.js" defer></script>' : ''}
 ${p.head ?? ''}
 </head>
 <body>
+${p.preview === undefined ? '' : `<p class="preview-notice" role="note">${esc(p.preview)}</p>`}
 ${header}
 ${p.body}
 <p id="announce" class="visually-hidden" aria-live="polite"></p>
-<footer>
+<footer class="column">
   <p>${esc(p.t.poweredBy)}</p>
   <nav aria-label="${esc(p.t.language)}"><a href="${esc(p.langHref)}" lang="${p.lang === 'en' ? 'pt-BR' : 'en'}">${esc(p.t.otherLang)}</a></nav>
 </footer>

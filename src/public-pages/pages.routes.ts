@@ -3,9 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
-import { logoUrl } from '../branding/branding.service.js';
 import { selectLogo } from '../branding/branding.sql.js';
-import { storeName } from '../merchants/merchant.service.js';
 import { AppError } from '../platform/errors.js';
 import { ListenFeed } from '../platform/listen-feed.js';
 import { Envelope, errorResponses, ok, StringEnum, Nullable, Timestamp } from '../platform/http/envelope.js';
@@ -15,11 +13,11 @@ import { PayerErrors } from '../payment-links/link-payer.rules.js';
 import { findLinkWithMerchant } from '../payment-links/payment-link.service.js';
 import type { Runtime } from '../runtime.js';
 import { pickLang, texts, type Lang } from './page-text.rules.js';
-import { renderPage, type Store } from './page-layout.view.js';
-import { linkPageMain, type Typed } from './link-page.view.js';
+import { otherLang, renderPage, storeOf, withLang, type Store } from './page-layout.view.js';
+import { renderLinkPage, type Typed } from './link-page.view.js';
 import { parseReais } from './reais.rules.js';
 import { payPageHead, payPageMain } from './pay-page.view.js';
-import { selectBrand, selectPayPage, selectPayStatus, type BrandRow, type PayStatusRow } from './pages.sql.js';
+import { selectBrand, selectPayPage, selectPayStatus, type PayStatusRow } from './pages.sql.js';
 
 const CHECKOUT_ID = /^chk_[0-9A-Za-z]{22}$/;
 const LINK_ID = /^plk_[0-9A-Za-z]{22}$/;
@@ -41,18 +39,7 @@ function asset(name: string, type: string) {
   return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` };
 }
 
-// The logo from this very origin (a path, whatever PUBLIC_URL says): CSP img-src 'self'.
-const storeOf = (row: BrandRow): Store => ({
-  name: row.display_name ?? storeName(row) ?? row.user_name,
-  color: row.primary_color,
-  logoUrl: row.logo_id ? logoUrl('', row.logo_id) : null,
-});
-
 const statusBody = (row: PayStatusRow) => ({ status: row.status, paidAt: row.paid_at?.toISOString() ?? null, expiresAt: row.expires_at.toISOString() });
-
-/** `path` in the other language (the footer's switch), `?lang=` replaced. */
-const otherLang = (path: string, lang: Lang) => `${path}?lang=${lang === 'en' ? 'pt' : 'en'}`;
-const withLang = (path: string, lang: Lang) => (lang === 'en' ? `${path}?lang=en` : path);
 
 /**
  * The public pages (docs/contract/checkouts.md#payment-page, docs/contract/checkouts.md#link-page): no credentials,
@@ -206,12 +193,8 @@ export function publicPageRoutes(rt: Runtime) {
       if (!found || found.merchant.suspended) return notFoundPage(req, reply);
       const brand = (await selectBrand(rt.pool, found.merchant.id))!;
       const lang = pickLang(req.query, req.headers['accept-language']);
-      const t = texts(lang);
       const unavailable = await unavailability(rt.pool, found.link);
-      return renderPage(reply, status, {
-        lang, t, title: found.link.name, store: storeOf(brand), langHref: otherLang(`/l/${id}`, lang),
-        body: linkPageMain({ link: found.link, t, lang, typed, problems, unavailable }),
-      });
+      return renderLinkPage(reply, status, { link: found.link, t: texts(lang), lang, typed, problems, unavailable, store: storeOf(brand) });
     };
 
     app.get('/l/:id', { schema: { tags, security, summary: 'The page of a payment link (HTML)', params: IdParams, querystring: LangQuery } },

@@ -12,6 +12,8 @@ export interface PayPageRow {
   qr_png: string;
   expires_at: Date;
   paid_at: Date | null;
+  /** The paying PIX's end-to-end id, for the payer's receipt. */
+  end2end_id: string | null;
   completion_url: string | null;
   payment_link_id: string | null;
   first_name: string | null;
@@ -40,7 +42,7 @@ export interface BrandRow {
 export async function selectPayPage(db: Executor, id: string): Promise<PayPageRow | undefined> {
   const { rows } = await db.query<PayPageRow>(
     `SELECT k.id, charge_status(c.status, c.expires_at) AS status, k.amount, k.items, c.description, c.br_code, k.qr_png,
-       c.expires_at, c.paid_at, k.completion_url, k.payment_link_id, nullif(split_part(btrim(cu.name), ' ', 1), '') AS first_name,
+       c.expires_at, c.paid_at, c.end2end_id, k.completion_url, k.payment_link_id, nullif(split_part(btrim(cu.name), ' ', 1), '') AS first_name,
        m.kyc_status, m.kyc_trade_name, m.kyc_legal_name, m.kyc_full_name, m.user_name, b.display_name, b.primary_color, b.logo_id
      FROM checkouts k
      JOIN charges c ON c.id = k.charge_id

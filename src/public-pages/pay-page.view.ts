@@ -27,23 +27,37 @@ function lines(k: PayPageRow, t: Texts): string {
     </table>`;
 }
 
+/**
+ * Two ways to pay, the copy-and-paste code first: on a phone the payer pays from the phone showing the page and
+ * cannot scan its own screen. On a wide screen the stylesheet shows the QR first (the payer scans it with a phone);
+ * only the order on screen changes, so the focus order (button, code) is the same on both.
+ */
 function pending(k: PayPageRow, t: Texts, lang: Lang, simulator: boolean, self: string): string {
   const secondsLeft = Math.max(0, Math.floor((k.expires_at.getTime() - Date.now()) / 1000));
   const hms = [Math.floor(secondsLeft / 3600), Math.floor(secondsLeft / 60) % 60, secondsLeft % 60].map((n) => String(n).padStart(2, '0')).join(':');
-  return `<section class="pay" aria-labelledby="pay-title">
-      <h2 id="pay-title">${esc(t.payHeading)}</h2>
-      <p>${esc(t.scan)}</p>
-      <img class="qr" src="${esc(k.qr_png)}" alt="${esc(t.qrAlt)}" width="240" height="240">
-      <label for="brcode">${esc(t.orCopy)}</label>
-      <textarea id="brcode" class="code" readonly rows="4" aria-label="${esc(t.codeLabel)}">${esc(k.br_code)}</textarea>
-      <button type="button" class="button copy" data-copy="brcode" data-copied="${esc(t.copied)}" hidden>${esc(t.copy)}</button>
-    </section>
-    <section class="status" aria-labelledby="status-title">
+  return `<section class="status" aria-labelledby="status-title">
       <h2 id="status-title" class="visually-hidden">${esc(t.statusLabel)}</h2>
       <p class="badge waiting"><span class="dot" aria-hidden="true"></span>${esc(t.waiting)}</p>
-      <p>${esc(t.timeLeft)}: <time class="countdown" datetime="${k.expires_at.toISOString()}" data-expires-at="${k.expires_at.toISOString()}">${hms}</time></p>
-      <p class="muted">${esc(t.expiresAt(when(k.expires_at, lang)))}</p>
-      <p class="muted">${esc(t.waitingHelp)}</p>
+      <p class="time-left">${esc(t.timeLeft)}: <time class="countdown" datetime="${k.expires_at.toISOString()}" data-expires-at="${k.expires_at.toISOString()}">${hms}</time></p>
+    </section>
+    <section class="pay" aria-labelledby="pay-title">
+      <h2 id="pay-title">${esc(t.payHeading)}</h2>
+      <div class="ways">
+        <div class="way copy-way">
+          <h3 id="copy-title">${esc(t.copyTitle)}</h3>
+          <p class="muted">${esc(t.copyHelp)}</p>
+          <button type="button" class="button copy" data-copy="brcode" data-copied="${esc(t.copied)}" hidden>${esc(t.copy)}</button>
+          <div id="brcode" class="code" role="textbox" aria-readonly="true" aria-multiline="true" aria-label="${esc(t.codeLabel)}" tabindex="0">${esc(k.br_code)}</div>
+        </div>
+        <div class="way qr-way">
+          <h3>${esc(t.qrTitle)}</h3>
+          <p class="muted">${esc(t.scan)}</p>
+          <img class="qr" src="${esc(k.qr_png)}" alt="${esc(t.qrAlt)}" width="240" height="240">
+        </div>
+      </div>
+    </section>
+    <section class="waiting-help">
+      <p class="muted">${esc(t.expiresAt(when(k.expires_at, lang)))} ${esc(t.waitingHelp)}</p>
       <p><a class="link" href="${esc(self)}">${esc(t.checkAgain)}</a></p>
     </section>
     ${simulator ? `<form class="simulate" method="post" action="/pay/${esc(k.id)}/simulate${lang === 'en' ? '?lang=en' : ''}">
@@ -52,14 +66,22 @@ function pending(k: PayPageRow, t: Texts, lang: Lang, simulator: boolean, self: 
     </form>` : ''}`;
 }
 
+/** What a payer keeps as proof: the amount, when it was paid and the PIX's end-to-end id (the one their bank shows). */
+function receipt(k: PayPageRow, t: Texts, lang: Lang): string {
+  const rows: Array<[string, string]> = [[t.paidAmount, esc(formatBrl(k.amount))]];
+  if (k.paid_at) rows.push([t.paidAtLabel, esc(t.brasilia(when(k.paid_at, lang)))]);
+  if (k.end2end_id) rows.push([t.end2endId, `<code>${esc(k.end2end_id)}</code>`]);
+  return `<dl class="receipt">${rows.map(([term, value]) => `<div><dt>${esc(term)}</dt><dd>${value}</dd></div>`).join('')}</dl>`;
+}
+
 function settled(k: PayPageRow, t: Texts, lang: Lang): string {
   const done = (cls: string, title: string, help: string, extra = '') =>
     `<section class="outcome ${cls}" aria-labelledby="outcome-title"><h2 id="outcome-title">${esc(title)}</h2><p>${esc(help)}</p>${extra}</section>`;
   switch (k.status) {
     case 'PAID': {
       const href = k.completion_url ? completionHref(k.completion_url, k.id) : null;
-      return done('paid', t.paid, t.paidHelp, href
-        ? `<p><a class="button completion" href="${esc(href)}" data-auto-follow="3">${esc(t.continue)}</a></p><p class="muted">${esc(t.redirecting)}</p>` : '');
+      return done('paid', t.paid, t.paidHelp, receipt(k, t, lang) + (href
+        ? `<p><a class="button completion" href="${esc(href)}" data-auto-follow="3">${esc(t.continue)}</a></p><p class="muted">${esc(t.redirecting)}</p>` : ''));
     }
     case 'EXPIRED':
       return done('expired', t.expired, t.expiredHelp, k.payment_link_id
@@ -71,17 +93,20 @@ function settled(k: PayPageRow, t: Texts, lang: Lang): string {
   }
 }
 
-/** The `<main>` of the payment page: the same markup serves the first load and the live update (pages.js swaps it). */
+/**
+ * The `<main>` of the payment page: the same markup serves the first load and the live update (pages.js swaps it).
+ * Once settled, the outcome (with the receipt) comes before the order: it is what the payer came back to see.
+ */
 export function payPageMain(k: PayPageRow, t: Texts, lang: Lang, o: { simulator: boolean; self: string }): string {
-  return `<main id="main" data-checkout="${esc(k.id)}" data-status="${k.status}" data-lang="${lang}">
-    <h1>${esc(t.payTitle)}</h1>
-    ${k.first_name ? `<p class="hello">${esc(t.hello(k.first_name))}</p>` : ''}
-    <section class="order" aria-labelledby="order-title">
+  const order = `<section class="order" aria-labelledby="order-title">
       <h2 id="order-title">${esc(t.order)}</h2>
       ${k.description ? `<p class="muted">${esc(k.description)}</p>` : ''}
       ${lines(k, t)}
-    </section>
-    ${k.status === 'PENDING' ? pending(k, t, lang, o.simulator, o.self) : settled(k, t, lang)}
+    </section>`;
+  return `<main id="main" data-checkout="${esc(k.id)}" data-status="${k.status}" data-lang="${lang}">
+    <h1>${esc(t.payTitle)}</h1>
+    ${k.first_name ? `<p class="hello">${esc(t.hello(k.first_name))}</p>` : ''}
+    ${k.status === 'PENDING' ? order + pending(k, t, lang, o.simulator, o.self) : settled(k, t, lang) + order}
   </main>`;
 }
 

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { requirePermission } from '../auth/permission.rules.js';
-import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
+import { Envelope, errorResponses, FileResponse, ListEnvelope, ok } from '../platform/http/envelope.js';
 import { endWhenStalled } from '../platform/http/stall.js';
 import type { Runtime } from '../runtime.js';
 import { CsvQuery, DailyQuery, DailySummary, OfxQuery, StatementLine, StatementQuery } from './statement.schemas.js';
@@ -11,7 +11,6 @@ import { exportInChild } from './statement-export.service.js';
 
 const tags = ['statement'];
 const read = requirePermission('read');
-const file = (type: string, description: string) => ({ description, content: { [type]: { schema: Type.String() } } });
 
 /**
  * docs/contract/statement.md#statement: the statement (extrato) of each account, its exports (one at a time per merchant,
@@ -31,7 +30,7 @@ export function statementRoutes(rt: Runtime) {
 
     app.get('/me/statement.csv', {
       onRequest: read,
-      schema: { tags, querystring: CsvQuery, response: { 200: file('text/csv', 'The lines, oldest first (RFC 4180, UTF-8)'), ...errorResponses } },
+      schema: { tags, querystring: CsvQuery, response: { 200: FileResponse('text/csv', 'The lines, oldest first (RFC 4180, UTF-8)'), ...errorResponses } },
     }, async (req, reply) => {
       const range = timeRange(req.query.from, req.query.to);
       const account = req.query.account ?? 'available';
@@ -45,7 +44,7 @@ export function statementRoutes(rt: Runtime) {
 
     app.get('/me/statement.ofx', {
       onRequest: read,
-      schema: { tags, querystring: OfxQuery, response: { 200: file('application/x-ofx', 'OFX 2.1.1 bank statement of the available account'), ...errorResponses } },
+      schema: { tags, querystring: OfxQuery, response: { 200: FileResponse('application/x-ofx', 'OFX 2.1.1 bank statement of the available account'), ...errorResponses } },
     }, async (req, reply) => {
       const range = timeRange(req.query.from, req.query.to);
       const file = await exportInChild(rt, { format: 'ofx', merchantId: req.auth!.merchant.id, account: 'available', range });

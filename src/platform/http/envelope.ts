@@ -32,6 +32,9 @@ export const errorResponses = {
   '5xx': Type.Ref('ErrorEnvelope'),
 };
 
+/** A success answer that is a file or a page of its own media type, not the envelope (errors still are envelopes). */
+export const FileResponse = (type: string, description: string) => ({ description, content: { [type]: { schema: Type.String() } } });
+
 export const ok = <T>(data: T) => ({ data, error: null, success: true as const });
 
 export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-22T18:00:00.000Z'] });

@@ -10,16 +10,26 @@
     setTimeout(function () { announce.textContent = text; }, 50);
   }
 
+  // The code is in a box of text (not a form field), so the whole of it shows; copy its text.
+  function selectText(el) {
+    var range = document.createRange();
+    range.selectNodeContents(el);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
   function copyButtons(root) {
     root.querySelectorAll('[data-copy]').forEach(function (button) {
       var field = document.getElementById(button.getAttribute('data-copy'));
       if (!field) return;
       button.hidden = false;
       button.addEventListener('click', function () {
+        var text = field.textContent.trim();
         var done = function () { say(button.getAttribute('data-copied')); button.textContent = button.getAttribute('data-copied'); };
-        if (navigator.clipboard && navigator.clipboard.writeText) {
-          navigator.clipboard.writeText(field.value).then(done, function () { field.select(); document.execCommand('copy'); done(); });
-        } else { field.select(); document.execCommand('copy'); done(); }
+        var fallback = function () { selectText(field); document.execCommand('copy'); done(); };
+        if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, fallback);
+        else fallback();
       });
     });
   }
