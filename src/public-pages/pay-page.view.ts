@@ -69,7 +69,7 @@ function pending(k: PayPageRow, t: Texts, lang: Lang, simulator: boolean, self: 
 /** What a payer keeps as proof: the amount, when it was paid and the PIX's end-to-end id (the one their bank shows). */
 function receipt(k: PayPageRow, t: Texts, lang: Lang): string {
   const rows: Array<[string, string]> = [[t.paidAmount, esc(formatBrl(k.amount))]];
-  if (k.paid_at) rows.push([t.paidAtLabel, esc(t.brasilia(when(k.paid_at, lang)))]);
+  if (k.paid_at) rows.push([t.paidAtLabel, esc(when(k.paid_at, lang))]);
   if (k.end2end_id) rows.push([t.end2endId, `<code>${esc(k.end2end_id)}</code>`]);
   return `<dl class="receipt">${rows.map(([term, value]) => `<div><dt>${esc(term)}</dt><dd>${value}</dd></div>`).join('')}</dl>`;
 }
