@@ -10,6 +10,11 @@ import { Overview } from './pages/Overview';
 import { Charges } from './pages/Charges';
 import { ChargeDetail } from './pages/ChargeDetail';
 import { NewCharge } from './pages/NewCharge';
+import { Checkouts } from './pages/Checkouts';
+import { CheckoutDetail } from './pages/CheckoutDetail';
+import { PaymentLinks } from './pages/PaymentLinks';
+import { PaymentLinkDetail } from './pages/PaymentLinkDetail';
+import { NewPaymentLink } from './pages/NewPaymentLink';
 import { Customers } from './pages/Customers';
 import { Withdrawals } from './pages/Withdrawals';
 import { Webhooks } from './pages/Webhooks';
@@ -37,6 +42,8 @@ function Shell({ children }: { children: ReactNode }) {
     { href: '/', label: t.nav.overview },
     { href: '/charges', label: t.nav.charges },
     { href: '/charges/new', label: t.nav.newCharge, show: can('operate') },
+    { href: '/checkouts', label: t.nav.checkouts },
+    { href: '/payment-links', label: t.nav.paymentLinks },
     { href: '/customers', label: t.nav.customers },
     { href: '/withdrawals', label: t.nav.withdrawals },
     { href: '/statement', label: t.nav.statement },
@@ -93,6 +100,11 @@ export function App() {
               <Route path="/charges" component={Charges} />
               <Route path="/charges/new" component={NewCharge} />
               <Route path="/charges/:id">{(p) => <ChargeDetail id={p.id} />}</Route>
+              <Route path="/checkouts" component={Checkouts} />
+              <Route path="/checkouts/:id">{(p) => <CheckoutDetail id={p.id} />}</Route>
+              <Route path="/payment-links" component={PaymentLinks} />
+              <Route path="/payment-links/new" component={NewPaymentLink} />
+              <Route path="/payment-links/:id">{(p) => <PaymentLinkDetail id={p.id} />}</Route>
               <Route path="/customers" component={Customers} />
               <Route path="/withdrawals" component={Withdrawals} />
               <Route path="/webhooks" component={Webhooks} />

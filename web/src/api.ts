@@ -41,10 +41,32 @@ async function call<T>(method: string, path: string, body?: unknown, raw = false
   return (raw ? json : json?.data) as T;
 }
 
+/**
+ * A page the server renders (the link and branding previews, docs/checkouts.md#previews): POST a JSON body,
+ * get HTML; a refusal is the API's envelope, thrown as an ApiError like any other.
+ */
+async function render(path: string, body: unknown): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: 'POST', credentials: 'same-origin', body: JSON.stringify(body),
+      headers: { accept: 'text/html', 'content-type': 'application/json', 'x-pixgate-client': 'dashboard' },
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'network: the server did not answer');
+  }
+  if (res.ok) return res.text();
+  const json = await res.json().catch(() => null) as { error?: string; message?: string } | null;
+  if (res.status === 401) onUnauthorized?.();
+  throw new ApiError(res.status, json?.error ?? 'INTERNAL_ERROR', json?.message ?? `HTTP ${res.status}`);
+}
+
 export const api = {
+  render,
   get: <T>(path: string) => call<T>('GET', path),
   page: <T>(path: string) => call<Page<T>>('GET', path, undefined, true),
   post: <T>(path: string, body?: unknown) => call<T>('POST', path, body),
+  put: <T>(path: string, body?: unknown) => call<T>('PUT', path, body),
   patch: <T>(path: string, body?: unknown) => call<T>('PATCH', path, body),
   del: <T>(path: string, body?: unknown) => call<T>('DELETE', path, body),
 };
@@ -65,6 +87,8 @@ type Success<O> = O extends { responses: infer R } ? Json<R extends { 200: infer
 /** The `data` of a route's success answer. */
 export type Data<P extends keyof paths, M extends keyof paths[P]> = Success<paths[P][M]> extends { data: infer D } ? D : never;
 type Item<T> = T extends ReadonlyArray<infer I> ? I : never;
+/** The JSON body a route takes. */
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
 
 export type User = Data<'/me/users/{id}', 'patch'>;
 export type Role = User['role'];
@@ -85,4 +109,11 @@ export type EventItem = Item<Data<'/events', 'get'>>;
 export type StatementLine = Item<Data<'/me/statement', 'get'>>;
 export type DailyLine = Item<Data<'/me/statement/daily', 'get'>>;
 export type LoginAnswer = Data<'/auth/login', 'post'>;
+export type Checkout = Data<'/checkouts/{id}', 'get'>;
+export type CheckoutListItem = Item<Data<'/checkouts', 'get'>>;
+export type PaymentLink = Data<'/payment-links/{id}', 'get'>;
+export type PaymentLinkCreate = Body<'/payment-links', 'post'>;
+export type LinkQrCode = Data<'/payment-links/{id}/qr-code', 'get'>;
+export type Branding = Data<'/me/branding', 'get'>;
+export type BrandingPut = Body<'/me/branding', 'put'>;
 export { EVENT_TYPES, LISTED_EVENT_TYPES } from './api.gen';

@@ -16,7 +16,7 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
 
 const STATUS_COLORS: Record<string, string> = {
   PENDING: 'yellow', PROCESSING: 'yellow', PAID: 'green', COMPLETED: 'green', SUCCEEDED: 'green',
-  EXPIRED: 'gray', REFUNDED: 'grape', DISPUTED: 'red', FAILED: 'red',
+  EXPIRED: 'gray', REFUNDED: 'grape', DISPUTED: 'red', FAILED: 'red', ACTIVE: 'green', INACTIVE: 'gray',
 };
 
 export function StatusBadge({ status }: { status: string }) {

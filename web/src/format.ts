@@ -26,15 +26,11 @@ export function spDate(d: Date): string {
 /** `25/11` from `2026-11-25`. */
 export const dayLabel = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
 
-/** Reais typed by a person (`1.234,56`, `1234.56`, `12`) to cents; null when it is not an amount. */
-export function parseReais(text: string): number | null {
-  let t = text.trim().replace(/^R\$\s*/, '').replace(/\s/g, '');
-  if (!t) return null;
-  if (/,\d{1,2}$/.test(t)) t = t.replace(/\./g, '').replace(',', '.');
-  else if (/^\d{1,3}(\.\d{3})+$/.test(t)) t = t.replace(/\./g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
-  return Math.round(Number(t) * 100);
-}
+/**
+ * Reais typed by a person (`1.234,56`, `1234.56`, `12`) to exact cents, never through a float; null when it is not an
+ * amount. The one parser: the link page reads a payer's amount with it too.
+ */
+export { parseReais } from '../../src/public-pages/reais.rules';
 
 /** The API gives PNGs as data URLs (`imageBase64`, `qrImageBase64`); a bare base64 is accepted too. */
 export const pngSrc = (b64: string) => (b64.startsWith('data:') ? b64 : `data:image/png;base64,${b64}`);
