@@ -22,7 +22,7 @@ export function CheckoutTable({ rows }: { rows: CheckoutListItem[] }) {
       { label: t.checkouts.customer, render: (k) => <Text size="sm" truncate maw={240}>{customerLine(k.customer)}</Text> },
       { label: t.common.created, render: (k) => when(k.createdAt, lang) },
       { label: t.checkouts.payPage, render: (k) => <Anchor href={k.url} target="_blank" rel="noopener noreferrer" size="sm">{t.checkouts.openPayPage}</Anchor> },
-      { label: t.common.details, render: (k) => <Button component={Link} href={`/checkouts/${k.id}`} size="xs" variant="light">{t.checkouts.open}</Button> },
+      { label: t.common.details, render: (k) => <Button component={Link} href={`/checkouts/${k.id}`} size="xs" variant="light">{t.checkouts.details}</Button> },
     ]} />
   );
 }

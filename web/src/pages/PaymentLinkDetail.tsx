@@ -41,8 +41,8 @@ export function PaymentLinkDetail({ id }: { id: string }) {
         <StatusBadge status={l.status} />
         <Button variant="default" onClick={refresh}>{t.common.refresh}</Button>
         {can('operate') ? (l.status === 'ACTIVE'
-          ? <ConfirmButton label={t.links.deactivate} question={t.links.deactivateConfirm} onConfirm={async () => link.setData(await api.patch<PaymentLink>(path, { active: false }))} />
-          : <ConfirmButton label={t.links.activate} question={t.links.activateConfirm} color="teal" onConfirm={async () => link.setData(await api.patch<PaymentLink>(path, { active: true }))} />) : null}
+          ? <ConfirmButton key="deactivate" label={t.links.deactivate} question={t.links.deactivateConfirm} onConfirm={async () => link.setData(await api.patch<PaymentLink>(path, { active: false }))} />
+          : <ConfirmButton key="activate" label={t.links.activate} question={t.links.activateConfirm} color="teal" onConfirm={async () => link.setData(await api.patch<PaymentLink>(path, { active: true }))} />) : null}
       </PageHeader>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Stat label={t.links.payments} value={linkPayments(l)} testId="link-payments" />
