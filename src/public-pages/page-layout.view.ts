@@ -67,7 +67,10 @@ export interface PageParts {
   head?: string;
   /** The same page in the other language. */
   langHref: string;
-  /** A draft shown in the dashboard (docs/checkouts.md#previews): no script, a notice that nothing is charged. */
+  /**
+   * A draft shown in the dashboard (docs/checkouts.md#previews): a notice that nothing is charged, no script, and the
+   * language switch without a target (the draft has no address of its own to switch).
+   */
   preview?: string;
 }
 
@@ -98,7 +101,7 @@ ${p.body}
 <p id="announce" class="visually-hidden" aria-live="polite"></p>
 <footer class="column">
   <p>${esc(p.t.poweredBy)}</p>
-  <nav aria-label="${esc(p.t.language)}"><a href="${esc(p.langHref)}" lang="${p.lang === 'en' ? 'pt-BR' : 'en'}">${esc(p.t.otherLang)}</a></nav>
+  <nav aria-label="${esc(p.t.language)}"><a${p.preview === undefined ? ` href="${esc(p.langHref)}"` : ''} lang="${p.lang === 'en' ? 'pt-BR' : 'en'}">${esc(p.t.otherLang)}</a></nav>
 </footer>
 </body>
 </html>`;

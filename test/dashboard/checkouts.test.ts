@@ -49,6 +49,7 @@ describe('checkouts, payment links and branding in the dashboard', () => {
     await poll(() => brandPreview.locator('.store .logo').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     await poll(() => brandPreview.locator('.store').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(138, 59, 18)');
     expect((await http(t.base, 'GET', '/me/branding', { key: m.key })).body.data.displayName).toBe('Padaria da Rita'); // nothing saved yet
+    await page.getByRole('heading', { name: 'Marca nas páginas de pagamento' }).click(); // the colour picker closes
     await screenshotBoth(page, 'dash-branding');
     await page.getByRole('button', { name: 'Salvar marca' }).click();
     await page.getByText('Marca salva').waitFor();

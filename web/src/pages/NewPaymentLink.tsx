@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Checkbox, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Paper, Radio, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useLocation } from 'wouter';
 import { saoPauloDayEnd } from '../../../src/calendar/sao-paulo.rules';
 import { api, ApiError, type PaymentLink, type PaymentLinkCreate } from '../api';
@@ -91,11 +91,11 @@ export function NewPaymentLink() {
             <Stack>
               <TextInput label={t.links.name} required maxLength={120} value={f.name} onChange={(e) => set({ name: e.currentTarget.value })} error={s.fieldError('name')} />
               <TextInput label={t.links.description} maxLength={140} value={f.description} onChange={(e) => set({ description: e.currentTarget.value })} error={s.fieldError('description')} />
-              <Stack gap={4}>
-                <Text size="sm" fw={500} id="price-kind">{t.links.priceKind}</Text>
-                <SegmentedControl aria-labelledby="price-kind" value={f.kind} onChange={(v) => set({ kind: v as Kind })} fullWidth
-                  data={(['amount', 'range', 'items'] as const).map((k) => ({ value: k, label: t.links.kinds[k]! }))} />
-              </Stack>
+              <Radio.Group label={t.links.priceKind} value={f.kind} onChange={(v) => set({ kind: v as Kind })}>
+                <Group mt={6}>
+                  {(['amount', 'range', 'items'] as const).map((k) => <Radio key={k} value={k} label={t.links.kinds[k]} />)}
+                </Group>
+              </Radio.Group>
               {f.kind === 'amount' ? (
                 <TextInput label={t.links.amount} inputMode="decimal" placeholder="10,50" value={f.amount} onChange={(e) => set({ amount: e.currentTarget.value })} error={s.fieldError('amount')} />
               ) : null}

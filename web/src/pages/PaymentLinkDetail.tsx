@@ -30,7 +30,7 @@ export function PaymentLinkDetail({ id }: { id: string }) {
   const rows: Array<[string, string]> = [
     [t.links.price, linkPrice(l, t)],
     [t.links.customerFields, l.customerFields.map((f) => t.links.fields[f] ?? f).join(', ') || '—'],
-    [t.links.completionUrl, l.completionUrl ?? '—'],
+    [t.checkouts.completionUrl, l.completionUrl ?? '—'],
     [t.common.description, l.description ?? '—'],
     [t.links.created, when(l.createdAt, lang)],
     [t.common.id, l.id],
