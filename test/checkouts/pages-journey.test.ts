@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { createLiveContext, launchBrowser, newPage, screenshotBoth, VIEWPORTS, type LiveContext } from '../support/browser.js';
 import { decodeQr, http, poll } from '../dashboard/helpers.js';
 import { validTaxId } from '../charges/support.js';
-import { LOGO_PNG } from './support.js';
+import { sampleLogo } from './logo.js';
 
 let t: LiveContext;
 let browser: Browser;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   t = await createLiveContext();
   browser = await launchBrowser();
   m = await t.merchant({ kyc: { status: 'APPROVED', tradeName: 'Padaria Pão Quente' } });
-  await http(t.base, 'PUT', '/me/branding', { key: m.key, body: { displayName: 'Padaria Pão Quente', primaryColor: '#8a3b12', logo: LOGO_PNG } });
+  await http(t.base, 'PUT', '/me/branding', { key: m.key, body: { displayName: 'Padaria Pão Quente', primaryColor: '#8a3b12', logo: sampleLogo() } });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
