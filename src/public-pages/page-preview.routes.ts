@@ -5,7 +5,7 @@ import { requirePermission } from '../auth/permission.rules.js';
 import { BrandingPutBody } from '../branding/branding.schemas.js';
 import { draftBranding } from '../branding/branding.service.js';
 import { selectBranding } from '../branding/branding.sql.js';
-import { errorResponses, FileResponse } from '../platform/http/envelope.js';
+import { errorResponses, FileResponse, StringEnum } from '../platform/http/envelope.js';
 import { PaymentLinkCreateBody } from '../payment-links/payment-link.schemas.js';
 import { linkRow } from '../payment-links/payment-link.service.js';
 import type { PaymentLinkRow } from '../payment-links/payment-link.sql.js';
@@ -14,7 +14,8 @@ import { renderLinkPage } from './link-page.view.js';
 import { storeOf } from './page-layout.view.js';
 import { pickLang, texts } from './page-text.rules.js';
 
-const LangQuery = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 10 })) });
+// Unlike a public page, which ignores what it does not know, a merchant route refuses it.
+const LangQuery = Type.Object({ lang: Type.Optional(StringEnum(['pt', 'en'] as const)) });
 const page = FileResponse('text/html', 'The page as a payer would see it (HTML, no script); the dashboard shows it in a sandboxed frame');
 const PREVIEW_ID = 'plk_preview';
 
@@ -27,7 +28,8 @@ export function pagePreviewRoutes(rt: Runtime) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.post('/payment-links/preview', {
+    // Not /payment-links/preview: GET and PATCH /payment-links/{id} would answer that path for "preview".
+    app.post('/payment-link-preview', {
       onRequest: requirePermission('operate'),
       schema: {
         tags: ['payment links'], summary: 'The link page a POST /payment-links of this body would make (HTML); writes nothing',

@@ -16,12 +16,12 @@ const draft = {
 const mainOf = (html: string) => /<main id="main">[\s\S]*<\/main>/.exec(html)?.[0];
 const rows = async (table: string) => Number((await t.pool.query(`SELECT count(*) FROM ${table}`)).rows[0].count);
 
-describe('POST /payment-links/preview (docs/contract/checkouts.md#previews)', () => {
+describe('POST /payment-link-preview (docs/contract/checkouts.md#previews)', () => {
   it('is the link page a create of the same body makes, rendered by the same code, and writes nothing', async () => {
     const m = await t.merchant({ kyc: { status: 'APPROVED', tradeName: 'Padaria Pão Quente' } });
     await t.request('PUT', '/me/branding', { key: m.key, body: { primaryColor: '#8a3b12' } });
     const before = await rows('payment_links');
-    const res = await t.app.inject({ method: 'POST', url: '/payment-links/preview', headers: { authorization: `Bearer ${m.key}` }, payload: draft });
+    const res = await t.app.inject({ method: 'POST', url: '/payment-link-preview', headers: { authorization: `Bearer ${m.key}` }, payload: draft });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(await rows('payment_links')).toBe(before);
@@ -37,21 +37,21 @@ describe('POST /payment-links/preview (docs/contract/checkouts.md#previews)', ()
     const real = (await t.app.inject({ url: `/l/${link.id}` })).body;
     expect(mainOf(html)!.replace('/l/plk_preview', `/l/${link.id}`)).toBe(mainOf(real));
 
-    const english = await t.app.inject({ method: 'POST', url: '/payment-links/preview?lang=en', headers: { authorization: `Bearer ${m.key}` }, payload: { name: 'Bread', amountRange: { min: 500, max: 10_000 } } });
+    const english = await t.app.inject({ method: 'POST', url: '/payment-link-preview?lang=en', headers: { authorization: `Bearer ${m.key}` }, payload: { name: 'Bread', amountRange: { min: 500, max: 10_000 } } });
     expect(english.body).toContain('Preview: this is how the payer will see the page');
     expect(english.body).toContain('Between R$ 5,00 and R$ 100,00.');
   });
 
   it('refuses what the create schema refuses, as an envelope; roles as creating a link', async () => {
     const m = await t.merchant();
-    expectError(await t.request('POST', '/payment-links/preview', { key: m.key, body: { amount: 1000 } }), 400, 'VALIDATION_ERROR');
-    expectError(await t.request('POST', '/payment-links/preview', { key: m.key, body: { name: 'x', amount: 10.5 } }), 400, 'VALIDATION_ERROR');
+    expectError(await t.request('POST', '/payment-link-preview', { key: m.key, body: { amount: 1000 } }), 400, 'VALIDATION_ERROR');
+    expectError(await t.request('POST', '/payment-link-preview', { key: m.key, body: { name: 'x', amount: 10.5 } }), 400, 'VALIDATION_ERROR');
     for (const role of ['OWNER', 'DEVELOPER', 'FINANCE']) {
       const u = await t.user(m.id, role);
-      expect((await t.app.inject({ method: 'POST', url: '/payment-links/preview', headers: { authorization: `Bearer ${u.token}` }, payload: { name: role, amount: 1000 } })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'POST', url: '/payment-link-preview', headers: { authorization: `Bearer ${u.token}` }, payload: { name: role, amount: 1000 } })).statusCode).toBe(200);
     }
     const viewer = await t.user(m.id, 'VIEWER');
-    expectError(await t.request('POST', '/payment-links/preview', { key: viewer.token, body: { name: 'x', amount: 1000 } }), 403, 'FORBIDDEN');
+    expectError(await t.request('POST', '/payment-link-preview', { key: viewer.token, body: { name: 'x', amount: 1000 } }), 403, 'FORBIDDEN');
   });
 });
 

@@ -202,6 +202,7 @@ describe('merchant B with merchant A\'s ids', () => {
     }
     expectNotFound(await sameAsUnknown('GET /payment-links/{id}', 'GET', (x) => `/payment-links/${x}`, a.linkId, 'plk_0000000000000000000000'));
     expectNotFound(await sameAsUnknown('PATCH /payment-links/{id}', 'PATCH', (x) => `/payment-links/${x}`, a.linkId, 'plk_0000000000000000000000', { active: false }));
+    expectNotFound(await sameAsUnknown('GET /payment-links/{id}/qr-code', 'GET', (x) => `/payment-links/${x}/qr-code`, a.linkId, 'plk_0000000000000000000000'));
     // A's link as B's list filter: an empty page, as for a link that never existed.
     const list = await sameAsUnknown('GET /checkouts', 'GET', (x) => `/checkouts?paymentLinkId=${x}`, a.linkId, 'plk_0000000000000000000000');
     expect([list.status, list.body.data]).toEqual([200, []]);

@@ -108,6 +108,12 @@ beforeAll(async () => {
       },
       'PATCH /payment-links/{id}': { active: true },
       'PUT /me/branding': { displayName: 'Fuzz', primaryColor: '#8a3b12', logo: LOGO_PNG },
+      // The dashboard's previews take the bodies of the create and the PUT (docs/contract/checkouts.md#previews); they write nothing.
+      'POST /payment-link-preview': {
+        name: 'Fuzz', amountRange: { min: 500, max: 50_000 }, description: 'fuzz', customerFields: ['name', 'email'],
+        maxPayments: 10, activeUntil: '2030-01-01T00:00:00.000Z', completionUrl: 'http://127.0.0.1:9/done', checkoutExpiresIn: 3600,
+      },
+      'POST /me/branding/preview': { displayName: 'Fuzz', primaryColor: '#8a3b12', logo: LOGO_PNG },
       // The link asks for an amount and every customer field (fixtures.ts).
       'POST /l/{id}/checkouts': { amount: 1000, name: 'Payer', email: 'payer@example.com', taxId: '52998224725', phone: '+55 11 99999-9999' },
     },
@@ -150,6 +156,7 @@ beforeAll(async () => {
       'POST /checkouts/{id}/refund': { id: a.paidCheckoutId },
       'GET /payment-links/{id}': { id: a.linkId },
       'PATCH /payment-links/{id}': { id: a.linkId },
+      'GET /payment-links/{id}/qr-code': { id: a.linkId },
       'GET /pay/logos/{id}': { id: a.logoId },
       'GET /pay/{id}': { id: a.checkoutId },
       'GET /pay/{id}/status': { id: a.checkoutId },
@@ -260,7 +267,8 @@ describe('schema-valid hostile values (run apart: they may be accepted and write
       c.op === 'PATCH /admin/merchants/{id}' ? { ...c, url: c.url.replace(a.merchant.id, target.id) } : c);
     const echoed = (c: Case, a: { status: number; raw: string }, list: boolean) => {
       const problems = problemsOf(c, a, list);
-      if (a.status < 300 && c.path) {
+      // A page or a file answers no JSON to compare (the dashboard's previews draw the body and store nothing).
+      if (a.status < 300 && c.path && !c.file) {
         const sent = getAt(c.body, c.path);
         const got = getAt(JSON.parse(a.raw).data, c.path);
         if (typeof sent === 'string' && got !== undefined && got !== sent) problems.push(`stored ${JSON.stringify(got)?.slice(0, 80)}, sent ${JSON.stringify(sent).slice(0, 80)}`);

@@ -132,7 +132,8 @@ export function generateCases(ops: Operation[], ctx: FuzzContext, seed: number, 
       for (const [i, v] of bodyVariants(op.body, base, opSeed, randomCount).entries()) {
         const key: Record<string, string> = keyed && rnd.int(2) === 0 ? { 'idempotency-key': `fuzz-${opIndex}-${i}` } : {};
         const c = bodyCase(v, op.body, url(), headers({ ...json, ...key }));
-        (c.valid ? accepted : batch).push({ op: op.name, method: op.method, ...c.case });
+        // A body of a route that answers a page (the dashboard's previews) keeps that route's answer kind.
+        (c.valid ? accepted : batch).push({ op: op.name, method: op.method, ...file, ...c.case });
       }
       for (const type of WRONG_CONTENT_TYPES) add({ kind: 'header.content-type', detail: type, url: url(), headers: headers({ 'content-type': type }), payload: baseText, expect: VALIDATION });
       add({ kind: 'header.content-type', detail: 'none', url: url(), headers: headers(), payload: baseText, expect: VALIDATION });

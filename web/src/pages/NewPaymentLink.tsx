@@ -141,7 +141,7 @@ export function NewPaymentLink() {
         <Stack gap="xs" style={{ alignSelf: 'flex-start', position: 'sticky', top: 76 }}>
           <Title order={2} size="h4">{t.links.preview}</Title>
           <Text size="sm" c="dimmed">{t.links.previewHint}</Text>
-          <PagePreview path="/payment-links/preview" body={previewBody(f, t)} title={t.links.preview} testId="link-preview" />
+          <PagePreview path="/payment-link-preview" body={previewBody(f, t)} title={t.links.preview} testId="link-preview" />
         </Stack>
       </SimpleGrid>
     </Stack>
