@@ -12,13 +12,14 @@ import { chargeCreate } from './charge-create.js';
 import { hotMerchant } from './hot-merchant.js';
 import { paymentWebhook } from './payment-webhook.js';
 import { payPages } from './pay-pages.js';
+import { roundTrips } from './round-trips.js';
 import { webhooks } from './webhooks.js';
 import { webhookFairness } from './webhook-fairness.js';
 import { withdrawals } from './withdrawals.js';
 import type { Benchmark } from './lib/context.js';
 import { load, machine, startDatabaseServer } from './lib/env.js';
 
-const ALL: Benchmark[] = [chargeCreate, paymentWebhook, hotMerchant, withdrawals, webhooks, webhookFairness, auth, payPages];
+const ALL: Benchmark[] = [chargeCreate, paymentWebhook, hotMerchant, withdrawals, webhooks, webhookFairness, auth, payPages, roundTrips];
 
 async function main(args: string[]): Promise<void> {
   const unknown = args.filter((a) => !ALL.some((b) => b.name === a));
