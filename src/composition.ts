@@ -40,10 +40,11 @@ import { accountRoutes } from './user/account.routes.js';
 import { loginRoutes } from './user/login.routes.js';
 import { adminUserRoutes, userRoutes } from './user/user.routes.js';
 import { eventRoutes } from './webhooks/event-log.routes.js';
-import { slowLaneGauges } from './webhooks/webhook.metrics.js';
+import { deliveryGauges } from './webhooks/webhook.metrics.js';
 import { webhookOperationRoutes } from './webhooks/webhook-ops.routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { webhookTasks } from './webhooks/webhook.tasks.js';
+import { startDispatcher } from './webhooks/dispatch.tasks.js';
 import { drainSweep } from './webhooks/slow-lane.tasks.js';
 import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
 import { scheduleWithdrawalRecovery, withdrawalTasks } from './withdrawals/withdrawal.tasks.js';
@@ -83,7 +84,7 @@ export function createRuntime(config: Config, pool: pg.Pool): Runtime {
 }
 
 /** The slices' database figures that /metrics reads at each scrape (API and worker processes alike). */
-export const scrapedGauges = [slowLaneGauges];
+export const scrapedGauges = [deliveryGauges];
 
 /** The HTTP API: the platform's server, then every slice's routes in the scope that authenticates them. */
 export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream): Promise<FastifyInstance> {
@@ -151,14 +152,14 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
 }
 
 /**
- * Runners over one queue: a runner only takes jobs of the tasks it knows. Webhook deliveries wait
- * on remote receivers (up to WEBHOOK_TIMEOUT_MS each) while holding no database connection, so they get
- * many slots of their own and ten slow receivers cannot hold up payouts, refunds or expiry. Deliveries
- * to slow endpoints, and a merchant's beyond its share of the fast slots, wait on their pairs for the slow
- * lane's drains, one slot per slow endpoint (src/webhooks/slow-lane.tasks.ts).
+ * A worker process: the webhook dispatcher and the job queue's runners. Webhook deliveries are not jobs: the
+ * dispatcher (src/webhooks/dispatch.tasks.ts) claims due deliveries in batches and sends them on its own slots,
+ * holding no database connection while receivers answer. Deliveries to slow endpoints, and a merchant's beyond
+ * its share of the dispatcher's slots, wait on their pairs for the slow lane's drains, one job slot per slow
+ * endpoint (src/webhooks/slow-lane.tasks.ts), in a runner of their own so that ten slow receivers cannot hold
+ * up payouts, refunds or expiry. A runner only takes jobs of the tasks it knows.
  */
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
-  const deliveries = webhookTasks(rt, concurrency * 5);
   const periodic = [
     idempotencyRetention(rt.pool), eventRetention(rt.pool, rt.config.eventRetentionDays), sessionRetention(rt.pool), drainSweep(rt.pool),
     linkHitRetention(rt.pool),
@@ -167,13 +168,13 @@ export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop()
     ...chargeTasks(rt), ...refundTasks(rt), ...withdrawalTasks(rt), ...unmatchedTasks(rt),
     ...Object.assign({}, ...periodic.map((p) => p.tasks)), ...rt.provider.tasks?.(),
   };
+  const dispatcher = await startDispatcher(rt, { slots: concurrency * 5 });
   const worker = await startWorkers(rt.pool, [
-    { taskList: money, concurrency }, { taskList: deliveries.fast, concurrency: concurrency * 5 },
-    { taskList: deliveries.slow, concurrency: concurrency * 2 },
+    { taskList: money, concurrency }, { taskList: webhookTasks(rt), concurrency: concurrency * 2 },
   ]);
   await Promise.all([
     scheduleChargeExpiry(rt), scheduleRefundRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleUnmatchedRecovery(rt),
     ...periodic.map((p) => p.schedule()), rt.provider.scheduleJobs?.(),
   ]);
-  return worker;
+  return { stop: async () => void (await Promise.all([dispatcher.stop(), worker.stop()])) };
 }

@@ -1,6 +1,7 @@
 import { SqlParams, type Executor, type Tx } from '../platform/db.js';
 import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
 import type { ChargeViewRow } from './charge-view.sql.js';
+import { deliveriesDue } from '../events/event-fanout.sql.js';
 
 /** A charges row plus its effective status (PENDING past expires_at reads EXPIRED). */
 export interface ChargeRow {
@@ -49,7 +50,7 @@ export async function insertCharge(
   const p = new SqlParams();
   const id = p.add(c.id);
   const merchant = p.add(c.merchant_id);
-  const { rows } = await db.query<InsertedCharge>(
+  const { rows } = await db.query<InsertedCharge & { due: number }>(
     `WITH charge AS (
        INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at, checkout_id)
        VALUES (${id}, ${merchant}, ${p.add(c.customer_id)}, ${p.add(c.amount)}, ${p.add(c.txid)}, ${p.add(c.br_code)}, ${p.add(c.description)},
@@ -62,10 +63,12 @@ export async function insertCharge(
        FROM unnest(${p.add(split.map((s) => s.merchantId))}::text[], ${p.add(split.map((s) => s.mode))}::text[],
          ${p.add(split.map((s) => s.value))}::bigint[], ${p.add(split.map((s) => s.amount))}::bigint[]) WITH ORDINALITY AS s(recipient, mode, value, amount, ord)),
      ${event.render(p)}
-     SELECT charge.*, (SELECT count(*) FROM fanout) AS deliveries FROM charge`,
+     SELECT charge.*, (SELECT due FROM fanout) AS due FROM charge`,
     p.values,
   );
-  return rows[0]!;
+  const { due, ...inserted } = rows[0]!;
+  deliveriesDue(db, due);
+  return inserted;
 }
 
 export async function selectSplits(db: Executor, chargeId: string): Promise<SplitRow[]> {

@@ -1,12 +1,23 @@
 import { jobQueuedBy } from '../platform/job-queue-internals.js';
+import { afterCommit, type Executor } from '../platform/db.js';
+import { Wakeup } from '../platform/wakeup.js';
 
-export const DELIVER_TASK = 'webhooks.deliver';
 /**
- * The slow lane: one drain job per slow endpoint takes that endpoint's waiting deliveries, which wait on
- * their pairs (event_endpoints.due_at), not as jobs (docs/webhooks.md, "Fairness"; slow-lane.tasks.ts).
+ * Webhook deliveries are not jobs: each waits on its (event, endpoint) pair, `event_endpoints.due_at` and
+ * `due_attempt` (migrations 0012, 0030), until a worker's dispatcher claims it — or, for an endpoint in the
+ * slow lane (`slow_lane`), its endpoint's drain job (docs/webhooks.md, "Dispatch" and "Fairness").
  */
 export const DRAIN_TASK = 'webhooks.drain';
-export const deliveryJobKey = (eventId: string, endpointId: string): string => `webhook:${eventId}:${endpointId}`;
+/** Delivery jobs of releases before migration 0030 (or of their processes during a rolling upgrade): each hands its attempt to its pair. */
+export const DELIVER_TASK = 'webhooks.deliver';
+
+/** Rung after the commit that made deliveries due; the dispatchers (src/webhooks) take it. */
+export const DELIVERIES_DUE = new Wakeup('pixgate_deliveries');
+
+/** After the commit of `db`'s transaction: wakes a dispatcher for the `due` deliveries it made due now (none: nothing). */
+export function deliveriesDue(db: Executor, due: number): void {
+  if (due > 0) afterCommit(db, (pool) => DELIVERIES_DUE.ring(pool));
+}
 
 const drainKey = (endpoint: string) => `'webhook-drain:' || ${endpoint}`;
 
@@ -25,21 +36,16 @@ export const drainsFor = (rows: string, o: { always?: boolean } = {}): string =>
 
 /**
  * The first attempts of new series: `pairs` names a relation with event_id, endpoint_id, series and slow,
- * one row per (event, endpoint). A fast endpoint's pair gets a job in the fast lane, keyed per pair so a
- * new series replaces a pending job of the old one; a slow endpoint's pair must already wait on its row
- * (due_at set, due_attempt 1) and gets its endpoint's drain job. No queue_name: jobs of one queue run one
- * at a time.
+ * one row per (event, endpoint), already waiting on their rows (waitingColumns). A slow endpoint's pairs get
+ * their endpoint's drain job; the others wait for a dispatcher, which `due` (how many) wakes after the commit
+ * (deliveriesDue). One row; the statement must read it, or no drain is queued.
  */
 export const firstAttemptsOf = (pairs: string): string =>
-  `SELECT graphile_worker.add_job('${DELIVER_TASK}',
-     json_build_object('eventId', t.event_id, 'endpointId', t.endpoint_id, 'attempt', 1, 'series', t.series),
-     job_key => 'webhook:' || t.event_id || ':' || t.endpoint_id, max_attempts => 25)
-   FROM ${pairs} t WHERE NOT t.slow
-   UNION ALL
-   ${drainsFor(`(SELECT endpoint_id, now() AS run_at FROM ${pairs} WHERE slow)`)}`;
+  `SELECT (SELECT count(*) FROM ${pairs} WHERE NOT slow)::int AS due,
+     (SELECT count(*) FROM (${drainsFor(`(SELECT endpoint_id, now() AS run_at FROM ${pairs} WHERE slow)`)}) d)::int AS drains`;
 
-/** What a new series waits on (due_at, due_attempt), by its endpoint's lane: due now at attempt 1 when slow, nothing when fast. */
-export const waitingColumns = (slow: string): string => `CASE WHEN ${slow} THEN now() END, CASE WHEN ${slow} THEN 1 END`;
+/** What a new series waits on (due_at, due_attempt, slow_lane): attempt 1, due now, in its endpoint's lane. */
+export const waitingColumns = (slow: string): string => `now(), 1, ${slow}`;
 
 /**
  * The endpoints each new event goes to: every endpoint of the merchant subscribed to its type — or, for

@@ -1,6 +1,6 @@
 import { SqlParams, type Executor, type Tx } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
-import { callbackUrlKey, firstAttemptsOf, targetsOf, waitingColumns } from './event-fanout.sql.js';
+import { callbackUrlKey, deliveriesDue, firstAttemptsOf, targetsOf, waitingColumns } from './event-fanout.sql.js';
 import type { EventType } from './event.schemas.js';
 
 export interface NewEvent {
@@ -42,8 +42,17 @@ function jsonAround(data: unknown, times: Record<string, string>): { parts: stri
 }
 
 /**
- * CTEs, among them `event` (the INSERT of `events`, in order) and `fanout` (their webhook deliveries), to put in
- * a statement; the query must read `fanout` for the deliveries to be queued. `render` adds their parameters
+ * The ids of events recorded together, in the order they happened: random, then sorted, so that within one
+ * transaction — whose events share their createdAt — a later event has the greater id and lists first, newest
+ * first by (createdAt, id) in byte order (docs/contract/webhooks.md#events-api).
+ */
+const orderedEventIds = (n: number): string[] =>
+  Array.from({ length: n }, () => newId('evt')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/**
+ * CTEs, among them `event` (the INSERT of `events`, in order) and `fanout` (their webhook deliveries: one row,
+ * `due`), to put in a statement; the query must read `fanout`, and hand its `due` to deliveriesDue(db, due)
+ * so that a dispatcher takes them once the statement's transaction commits. `render` adds their parameters
  * to the statement's after those it already has. `times` (field → SQL expression over `from`) leaves timestamp
  * fields of `data` to SQL. Each delivery body is serialised once, here, so every attempt sends the same bytes
  * and `data` keeps its API key order; its createdAt is the transaction's own clock (now_ms(), as every other
@@ -52,7 +61,7 @@ function jsonAround(data: unknown, times: Record<string, string>): { parts: stri
 export function eventCtes(
   events: NewEvent[], o: { times?: Record<string, string>; from?: string } = {},
 ): { ids: string[]; render(params: SqlParams): string } {
-  const ids = events.map(() => newId('evt'));
+  const ids = orderedEventIds(events.length);
   const render = (params: SqlParams): string => {
     const p = (value: unknown) => params.add(value);
     const rows = events.map((event, n) => {
@@ -64,16 +73,17 @@ export function eventCtes(
            ${p(callbackUrl)}::text AS callback_url, ${p(head)}::text AS head, ${data} AS data${o.from ? ` FROM ${o.from}` : ''}`;
     });
     // event_to is read twice (the counts and the fan-out), so it is computed once and both see the same endpoints.
+    // The body is the one copy of the payload (the jsonb `data` column of older releases is no longer written).
     return `event_in AS (${rows.join('\n       UNION ALL ')}),
      event_to AS (${targetsOf('event_in')}),
      event AS (
-       INSERT INTO events (id, merchant_id, type, data, callback_url, body, pending)
-       SELECT e.id, e.merchant_id, e.type, e.data::jsonb, e.callback_url, e.head || ${isoSql('now_ms()')} || '","data":' || e.data || '}',
+       INSERT INTO events (id, merchant_id, type, callback_url, body, pending)
+       SELECT e.id, e.merchant_id, e.type, e.callback_url, e.head || ${isoSql('now_ms()')} || '","data":' || e.data || '}',
               (SELECT count(*) FROM event_to t WHERE t.n = e.n)
        FROM event_in e ORDER BY e.n
        RETURNING id, created_at),
      event_pairs AS (
-       INSERT INTO event_endpoints (event_id, endpoint_id, merchant_id, event_created_at, due_at, due_attempt)
+       INSERT INTO event_endpoints (event_id, endpoint_id, merchant_id, event_created_at, due_at, due_attempt, slow_lane)
        SELECT t.event_id, t.endpoint_id, t.merchant_id, e.created_at, ${waitingColumns('t.slow')} FROM event_to t JOIN event e ON e.id = t.event_id),
      fanout AS (${firstAttemptsOf('event_to')})`;
   };
@@ -82,12 +92,14 @@ export function eventCtes(
 
 /**
  * Records events in the transaction of the state change that causes them, so an event exists if and
- * only if the change committed; their webhook deliveries fan out in the same statement.
+ * only if the change committed; their webhook deliveries fan out in the same statement, and a dispatcher
+ * is woken for them after the commit.
  */
 export async function emitEvents(tx: Tx, events: NewEvent[]): Promise<string[]> {
   const { ids, render } = eventCtes(events);
   const params = new SqlParams();
-  await tx.query(`WITH ${render(params)} SELECT count(*) FROM fanout`, params.values);
+  const { rows } = await tx.query<{ due: number }>(`WITH ${render(params)} SELECT due FROM fanout`, params.values);
+  deliveriesDue(tx, rows[0]!.due);
   return ids;
 }
 

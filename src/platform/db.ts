@@ -68,6 +68,35 @@ export interface TransactionHook<T> {
   onFailure(tx: Tx, error: unknown): Promise<boolean>;
 }
 
+/**
+ * Work to start once a transaction's changes are visible to other sessions: a wake-up for rows it made due
+ * (a webhook delivery). `withTransaction` runs the callbacks after COMMIT (never after a rollback, once per
+ * committed attempt), `withStatement` after its statement; each gets the pool, to reach other processes.
+ */
+type CommitCallback = (pool: pg.Pool) => void;
+const commitCallbacks = new WeakMap<object, CommitCallback[]>();
+
+/**
+ * Runs `fn` after the transaction `db` belongs to commits. An executor opened by neither withTransaction nor
+ * withStatement (a test's own client) cannot say when that is: `fn` is dropped, and the work it would have
+ * woken is found by its poll instead.
+ */
+export function afterCommit(db: Executor, fn: CommitCallback): void {
+  commitCallbacks.get(db)?.push(fn);
+}
+
+function runCommitCallbacks(db: object, pool: pg.Pool): void {
+  const callbacks = commitCallbacks.get(db);
+  commitCallbacks.delete(db);
+  for (const fn of callbacks ?? []) {
+    try {
+      fn(pool);
+    } catch {
+      // A wake-up that fails is made up for by the poll; the commit stands.
+    }
+  }
+}
+
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock detected
 const MAX_ATTEMPTS = 5;
 
@@ -77,6 +106,7 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<
     let broken = false;
     let inWork = false; // only failures of the command itself may have their answer committed
     try {
+      commitCallbacks.set(client, []);
       await client.query('BEGIN');
       if (hook) await hook.begin(client);
       inWork = true;
@@ -84,9 +114,12 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<
       inWork = false;
       if (hook) await hook.beforeCommit(client, result);
       await client.query('COMMIT');
+      runCommitCallbacks(client, pool);
       return result;
     } catch (err) {
       const answered = inWork && !!hook && !isRetryable(err) && (await hook.onFailure(client, err).catch(() => false));
+      // What the work asked to start after its commit is dropped: only the stored answer commits here.
+      commitCallbacks.delete(client);
       await client.query(answered ? 'COMMIT' : 'ROLLBACK').catch(() => (broken = true));
       if (!answered && isRetryable(err) && attempt < MAX_ATTEMPTS) continue;
       throw err;
@@ -100,8 +133,29 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<
  * A command whose work is a single statement runs it alone — a statement is its own transaction — unless
  * a hook (an Idempotency-Key) must commit with it: no BEGIN, COMMIT or held connection for nothing.
  */
-export function withStatement<T>(pool: pg.Pool, fn: (db: Executor) => Promise<T>, hook?: TransactionHook<T>): Promise<T> {
-  return hook ? withTransaction(pool, fn, hook) : fn(pool);
+export async function withStatement<T>(pool: pg.Pool, fn: (db: Executor) => Promise<T>, hook?: TransactionHook<T>): Promise<T> {
+  if (hook) return withTransaction(pool, fn, hook);
+  // An executor of its own, so that afterCommit knows the statement's commit is when it returns.
+  const db: Executor = { query: pool.query.bind(pool) as Executor['query'] };
+  commitCallbacks.set(db, []);
+  const result = await fn(db).catch((err: unknown) => {
+    commitCallbacks.delete(db);
+    throw err;
+  });
+  runCommitCallbacks(db, pool);
+  return result;
+}
+
+/**
+ * SQL: makes the commit of the statement that evaluates it asynchronous (not waiting for its WAL flush).
+ * Only for at-least-once bookkeeping run alone (a delivery claimed or recorded, a NOTIFY): a crash may lose
+ * the last few such commits, which then run again. Never in a transaction that moves money or stores an answer.
+ */
+export const UNFLUSHED_COMMIT = "set_config('synchronous_commit', 'off', true)";
+
+/** Notifies `channel` (an empty payload) in a statement of its own, outside any transaction, unflushed. */
+export async function notifyChannel(pool: pg.Pool, channel: string): Promise<void> {
+  await pool.query(`SELECT pg_notify($1, ''), ${UNFLUSHED_COMMIT}`, [channel]);
 }
 
 export function isRetryable(err: unknown): boolean {

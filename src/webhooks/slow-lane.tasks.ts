@@ -3,9 +3,9 @@ import { setTimeout } from 'node:timers/promises';
 import type { Runtime } from '../runtime.js';
 import { periodicTask } from '../platform/periodic.js';
 import type { Executor } from '../platform/db.js';
-import { claimDue, clearDue, queueNextDrain, queueOverdueDrains, selectDeliveryTarget, type DueAttempt } from './delivery.sql.js';
+import { claimDrain, queueNextDrain, queueOverdueDrains, type AttemptRecord } from './delivery.sql.js';
 import { DRAIN_TASK } from '../events/event-fanout.sql.js';
-import { attempt } from './webhook-attempt.service.js';
+import { recordSent, sendAttempt } from './webhook-attempt.service.js';
 
 /**
  * Attempts one slow endpoint's drain runs at once: one while its attempts fail (a hanging receiver costs
@@ -20,25 +20,13 @@ function parseDrain(payload: unknown): string {
   return endpointId;
 }
 
-/** True when the attempt succeeded (or there was nothing left to send). */
-async function deliverDue(rt: Runtime, endpointId: string, due: DueAttempt): Promise<boolean> {
-  const job = { eventId: due.event_id, endpointId, series: due.series, attempt: due.due_attempt };
-  const target = await selectDeliveryTarget(rt.pool, job);
-  if (!target) return true; // the endpoint or the event is gone, and the pair with it
-  if (target.recorded) { // done by a run that died before clearing it
-    await clearDue(rt.pool, job);
-    return true;
-  }
-  return attempt(rt, job, target);
-}
-
 /**
  * The slow lane's job for one endpoint (one slot of the slow lane): its due attempts, oldest first,
  * as many at a time as its receiver copes with, for up to two timeouts; then its next run goes behind the other endpoints'
- * drains waiting, so a merchant with many hanging receivers takes its turn like any other. Each attempt
- * runs as in the fast lane (webhook-attempt.service.ts); safe to run twice (a leased pair is not taken twice,
- * and an attempt recorded is not sent again). `stopping`: the worker's shutdown, after which it starts no
- * more rounds.
+ * drains waiting, so a merchant with many hanging receivers takes its turn like any other. Each attempt is
+ * sent and recorded as in the fast lane (webhook-attempt.service.ts); safe to run twice (a leased pair is not
+ * taken twice, and an attempt recorded moves its pair on). `stopping`: the worker's shutdown, after which it
+ * starts no more rounds.
  */
 export async function drain(rt: Runtime, payload: unknown, stopping?: AbortSignal): Promise<void> {
   const endpointId = parseDrain(payload);
@@ -46,12 +34,12 @@ export async function drain(rt: Runtime, payload: unknown, stopping?: AbortSigna
   const until = Date.now() + 2 * rt.config.webhookTimeoutMs;
   let parallel = 1;
   do {
-    const due = await claimDue(rt.pool, endpointId, parallel, leaseMs);
+    const due = await claimDrain(rt.pool, endpointId, parallel, leaseMs);
     if (!due.length) break;
-    const results = await Promise.allSettled(due.map((d) => deliverDue(rt, endpointId, d)));
-    const failed = results.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason; // retried; the others are recorded or leased
-    const succeeded = results.every((r) => r.status === 'fulfilled' && r.value);
+    // A round is recorded in one statement; a drain that fails before recording leaves its attempts leased.
+    const sent = (await Promise.all(due.map((target) => sendAttempt(rt, target)))).filter((r): r is AttemptRecord => r !== undefined);
+    await recordSent(rt, sent);
+    const succeeded = sent.every((r) => r.success);
     parallel = succeeded ? Math.min(DRAIN_PARALLEL, parallel * 2) : 1;
     // Receivers that hang time out together, round after round, and their records and next sends would
     // land on the database in one burst that delays everyone's work; a random pause after a failed round

@@ -37,7 +37,7 @@ export async function testEndpoint(rt: Runtime, merchantId: string, endpointId: 
     durationMs: result.durationMs,
   };
   try {
-    const row = await insertTestDelivery(rt.pool, { body, data, createdAt }, attempt);
+    const row = await insertTestDelivery(rt.pool, { body, createdAt }, attempt);
     // With an Idempotency-Key the answer is stored in a transaction of its own; the ping is already recorded.
     return hook ? await withTransaction(rt.pool, async () => deliveryView(row), hook) : deliveryView(row);
   } catch (err) {

@@ -1,5 +1,5 @@
 import type { Executor } from '../platform/db.js';
-import { firstAttemptsOf, waitingColumns } from '../events/event-fanout.sql.js';
+import { deliveriesDue, firstAttemptsOf, waitingColumns } from '../events/event-fanout.sql.js';
 
 /**
  * The merchant's endpoint count, under a transaction-scoped lock per merchant taken first: concurrent
@@ -16,19 +16,20 @@ export async function countEndpointsLocked(tx: Executor, merchantId: string): Pr
 const WITHIN_RETENTION = `p.event_created_at >= now() - make_interval(days => $RETENTION)`;
 const within = (n: number) => WITHIN_RETENTION.replace('$RETENTION', `$${n}`);
 
-// A new series of each pair, waiting on its row when its endpoint is slow (event-fanout.sql.ts).
-const NEW_SERIES = `series = p.series + 1, state = 'PENDING', (due_at, due_attempt) = (${waitingColumns('w.slow')})
+// A new series of each pair, due now in its endpoint's lane (event-fanout.sql.ts); it replaces a waiting
+// attempt of the old series, and an attempt of it in flight records without moving the pair.
+const NEW_SERIES = `series = p.series + 1, state = 'PENDING', (due_at, due_attempt, slow_lane) = (${waitingColumns('w.slow')})
        FROM webhook_endpoints w WHERE w.id = p.endpoint_id`;
 // After `next` (the new series): their first attempts queued, and how many series started.
 const QUEUED = `queued AS (${firstAttemptsOf('next')})
-     SELECT (SELECT count(*)::int FROM next) AS started, (SELECT count(*) FROM queued) AS jobs`;
+     SELECT (SELECT count(*)::int FROM next) AS started, (SELECT due FROM queued) AS due`;
 
 /**
  * Starts a new series of the event's delivery to the endpoint and queues its first attempt (replacing
  * a pending attempt of the old series: same job key). False when the event never went to it.
  */
 export async function startSeries(db: Executor, m: { merchantId: string; endpointId: string; eventId: string; retentionDays: number }): Promise<boolean> {
-  const { rows } = await db.query<{ started: number }>(
+  const { rows } = await db.query<{ started: number; due: number }>(
     `WITH next AS (
        UPDATE event_endpoints p SET ${NEW_SERIES}
          AND p.event_id = $1 AND p.endpoint_id = $2 AND p.merchant_id = $3 AND ${within(4)}
@@ -36,12 +37,13 @@ export async function startSeries(db: Executor, m: { merchantId: string; endpoin
      ${QUEUED}`,
     [m.eventId, m.endpointId, m.merchantId, m.retentionDays],
   );
+  deliveriesDue(db, rows[0]!.due);
   return rows[0]!.started === 1;
 }
 
 /** A new series for every event since `since` whose latest series to the endpoint FAILED; returns how many. */
 export async function restartFailed(db: Executor, m: { merchantId: string; endpointId: string; since: string; retentionDays: number }): Promise<number> {
-  const { rows } = await db.query<{ started: number }>(
+  const { rows } = await db.query<{ started: number; due: number }>(
     `WITH next AS (
        UPDATE event_endpoints p SET ${NEW_SERIES}
          AND p.endpoint_id = $1 AND p.merchant_id = $2 AND p.state = 'FAILED' AND p.event_created_at >= $3::timestamptz AND ${within(4)}
@@ -49,6 +51,7 @@ export async function restartFailed(db: Executor, m: { merchantId: string; endpo
      ${QUEUED}`,
     [m.endpointId, m.merchantId, m.since, m.retentionDays],
   );
+  deliveriesDue(db, rows[0]!.due);
   return rows[0]!.started;
 }
 

@@ -112,42 +112,90 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   }
 }
 
-function post(req: SendRequest, target: { address: string; family: 4 | 6 }, signal: AbortSignal): Promise<Outcome> {
+/**
+ * Keep-alive connections, one pool per (scheme, host, port, checked address): a request reuses a socket only
+ * if that socket was opened to the very address this attempt's own DNS answer was checked to be, so the pin
+ * holds for pooled sockets too (a host whose address changes gets a pool of its own). An idle socket is closed
+ * after FREE_SOCKET_MS, before a typical server's keep-alive timeout (5 s in Node) closes it under a request.
+ * At most MAX_POOLS pools are kept; the oldest is forgotten, and its idle sockets close on their timer.
+ */
+const FREE_SOCKET_MS = 4_000;
+const MAX_POOLS = 512;
+const pools = new Map<string, http.Agent>();
+
+function pooled(isHttps: boolean, host: string, port: number, target: { address: string; family: 4 | 6 }): http.Agent {
+  const key = `${isHttps ? 'https' : 'http'}://${host}:${port}@${target.address}`;
+  let agent = pools.get(key);
+  if (agent) {
+    pools.delete(key); // most recently used last
+  } else {
+    // The pinned lookup: the socket connects to the address that was checked, never to a fresh
+    // DNS answer (DNS rebinding). Node 20 asks with `all: true` when autoSelectFamily is on.
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+      else callback(null, target.address, target.family);
+    };
+    const options = { keepAlive: true, timeout: FREE_SOCKET_MS, maxFreeSockets: 32, lookup, family: target.family };
+    agent = isHttps ? new https.Agent(options) : new http.Agent(options);
+    if (pools.size >= MAX_POOLS) pools.delete(pools.keys().next().value!);
+  }
+  pools.set(key, agent);
+  return agent;
+}
+
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+async function post(req: SendRequest, target: { address: string; family: 4 | 6 }, signal: AbortSignal): Promise<Outcome> {
+  try {
+    return await postOnce(req, target, signal, true);
+  } catch (err) {
+    // A pooled socket the receiver closed just as it was reused fails before any answer: that request never
+    // reached the receiver's application, so it goes once more on a connection of its own.
+    if (!(err instanceof ReusedSocketClosed)) throw err;
+    return postOnce(req, target, signal, false);
+  }
+}
+
+class ReusedSocketClosed extends Error {}
+
+function postOnce(req: SendRequest, target: { address: string; family: 4 | 6 }, signal: AbortSignal, reuse: boolean): Promise<Outcome> {
   const url = new URL(req.url);
   const host = bareHostname(url);
   const body = Buffer.from(req.body, 'utf8');
-  // The pinned lookup: the socket connects to the address that was checked, never to a fresh
-  // DNS answer (DNS rebinding). Node 20 asks with `all: true` when autoSelectFamily is on.
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
   const isHttps = url.protocol === 'https:';
+  const port = url.port === '' ? (isHttps ? 443 : 80) : Number(url.port);
   const options: https.RequestOptions = {
     method: 'POST',
     host, // also gives the Host header (with the port), as a receiver expects
-    port: url.port === '' ? (isHttps ? 443 : 80) : Number(url.port),
+    port,
     path: `${url.pathname}${url.search}`,
     headers: { ...req.headers, 'Content-Length': String(body.length) },
-    lookup,
     family: target.family,
-    // No pooling: a pooled socket could outlive the check that made it safe.
-    agent: false,
   };
+  if (reuse) {
+    options.agent = pooled(isHttps, host, port, target);
+  } else {
+    options.agent = false;
+    options.lookup = ((_hostname, o, callback) => {
+      if (o.all) callback(null, [{ address: target.address, family: target.family }]);
+      else callback(null, target.address, target.family);
+    }) as LookupFunction;
+  }
   // SNI and certificate checks use the name, not the pinned IP (SNI cannot carry an IP literal).
   if (isHttps && target.address !== host) options.servername = host;
 
   return new Promise<Outcome>((resolve, reject) => {
     let outcome: Outcome | null = null;
     let done = false;
-    const settle = (): void => {
+    /** `complete`: the answer was read to its end, so its connection may serve the next attempt. */
+    const settle = (complete = false): void => {
       if (done) return;
       done = true;
       signal.removeEventListener('abort', onAbort);
       if (outcome) resolve(outcome);
       else reject(new Timeout());
-      // Drop the connection: a response larger than the cap is never read to its end.
-      request.destroy();
+      // Otherwise drop the connection: a response larger than the cap is never read to its end.
+      if (!complete) request.destroy();
     };
     // Past the deadline: without a status it is a timeout; with one, the status stands and the
     // rest of the body is simply abandoned.
@@ -161,9 +209,9 @@ function post(req: SendRequest, target: { address: string; family: 4 | 6 }, sign
         received += chunk.length;
         if (received >= MAX_RESPONSE_BYTES) settle();
       });
-      res.on('end', settle);
-      res.on('close', settle);
-      res.on('error', settle); // status already known; a broken body does not change the outcome
+      res.on('end', () => settle(true));
+      res.on('close', () => settle());
+      res.on('error', () => settle()); // status already known; a broken body does not change the outcome
     });
     request.on('error', (err) => {
       if (outcome) return settle(); // the status arrived before the failure: it stands
@@ -171,7 +219,8 @@ function post(req: SendRequest, target: { address: string; family: 4 | 6 }, sign
       done = true;
       signal.removeEventListener('abort', onAbort);
       request.destroy();
-      reject(err);
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      reject(request.reusedSocket && RESET_CODES.has(code) ? new ReusedSocketClosed() : err);
     });
     if (signal.aborted) settle();
     else request.end(body);

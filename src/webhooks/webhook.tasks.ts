@@ -1,15 +1,22 @@
 import type { TaskList } from 'graphile-worker';
 import type { Runtime } from '../runtime.js';
-import { scheduleAttempt, selectDeliveryTarget } from './delivery.sql.js';
-import { FastLaneShares } from './fairness.rules.js';
-import { DELIVER_TASK, DRAIN_TASK } from '../events/event-fanout.sql.js';
-import { attempt, type Attempt, type DeliveryJob } from './webhook-attempt.service.js';
+import { handOverJob } from './delivery.sql.js';
+import { DELIVER_TASK, deliveriesDue, DRAIN_TASK } from '../events/event-fanout.sql.js';
+import { withStatement } from '../platform/db.js';
 import { drain } from './slow-lane.tasks.js';
 
-/** Slow-lane jobs of releases before migration 0012 (or of their processes during a rolling upgrade): they wait on their pair instead. */
+/** Slow-lane jobs of releases before migration 0012 (or of their processes during a rolling upgrade). */
 export const DELIVER_SLOW_TASK = 'webhooks.deliver-slow';
 
-function parseJob(payload: unknown): Attempt {
+interface DeliveryJob {
+  eventId: string;
+  endpointId: string;
+  attempt: number;
+  /** Absent in jobs queued before series existed: the automatic one. */
+  series?: number;
+}
+
+function parseJob(payload: unknown): Required<DeliveryJob> {
   const p = payload as Partial<DeliveryJob> | null;
   if (typeof p?.eventId !== 'string' || typeof p.endpointId !== 'string' || !Number.isInteger(p.attempt)) {
     throw new Error(`${DELIVER_TASK}: malformed payload`);
@@ -18,32 +25,20 @@ function parseJob(payload: unknown): Attempt {
 }
 
 /**
- * A fast-lane job: one delivery attempt of one event to one endpoint. Safe to run twice: an attempt
- * already recorded is not sent again, and the record and the next attempt's scheduling commit together.
- * A delivery to a slow endpoint, or one beyond its merchant's share of this process's slots, moves to
- * the slow lane unsent (fairness.rules.ts); so does a slow-lane job of an older release.
+ * A delivery job of an older release (`webhooks.deliver`, `webhooks.deliver-slow`): its attempt is handed,
+ * unsent, to its pair — due now in its endpoint's lane — where a dispatcher or the endpoint's drain takes it
+ * like any other. Nothing for a pair that moved on (the attempt recorded, a newer series, the endpoint deleted).
  */
-export async function deliver(rt: Runtime, payload: unknown, fast: FastLaneShares | null): Promise<void> {
+export async function deliver(rt: Runtime, payload: unknown): Promise<void> {
   const job = parseJob(payload);
-  const target = await selectDeliveryTarget(rt.pool, job);
-  // Endpoint deleted (pending deliveries are dropped), already done, or replaced by a newer series.
-  if (!target || target.series === null || target.recorded || job.series !== target.series) return;
-  if (!fast || target.slow || !fast.take(target.merchant_id)) {
-    await scheduleAttempt(rt.pool, job, { slow: true, runAt: null });
-    return;
-  }
-  try {
-    await attempt(rt, job, target);
-  } finally {
-    fast.release(target.merchant_id);
-  }
+  await withStatement(rt.pool, async (db) => deliveriesDue(db, await handOverJob(db, job)));
 }
 
-/** The fast lane shares its slots among merchants; the slow lane gives each slow endpoint's drain one slot, in turn. */
-export function webhookTasks(rt: Runtime, fastSlots: number): { fast: TaskList; slow: TaskList } {
-  const shares = new FastLaneShares(fastSlots);
+/** The slow lane's tasks (one slot per slow endpoint's drain), and the hand-over of older releases' delivery jobs. */
+export function webhookTasks(rt: Runtime): TaskList {
   return {
-    fast: { [DELIVER_TASK]: (payload) => deliver(rt, payload, shares) },
-    slow: { [DRAIN_TASK]: (payload, helpers) => drain(rt, payload, helpers.abortSignal), [DELIVER_SLOW_TASK]: (payload) => deliver(rt, payload, null) },
+    [DRAIN_TASK]: (payload, helpers) => drain(rt, payload, helpers.abortSignal),
+    [DELIVER_TASK]: (payload) => deliver(rt, payload),
+    [DELIVER_SLOW_TASK]: (payload) => deliver(rt, payload),
   };
 }

@@ -164,8 +164,8 @@ describe('delivery', () => {
     const e = await register(t, m.key, rx.url(path), ['CHARGE_PAID']);
     const eventId = await emit(t, m.id, 'CHARGE_PAID', charge('chg_twice'));
     await deliveriesOf(t, m.key, e.id, 1);
-    await deliver(t.rt, { eventId, endpointId: e.id, attempt: 1 }, null);
-    await Promise.all([1, 2, 3].map(() => deliver(t.rt, { eventId, endpointId: e.id, attempt: 1 }, null)));
+    await deliver(t.rt, { eventId, endpointId: e.id, attempt: 1 });
+    await Promise.all([1, 2, 3].map(() => deliver(t.rt, { eventId, endpointId: e.id, attempt: 1 })));
     expect(rx.hitsFor(path)).toHaveLength(1);
     expect(await deliveriesOf(t, m.key, e.id, 1)).toHaveLength(1);
   });
@@ -277,7 +277,7 @@ describe('DELETE stops deliveries', () => {
     expect((await t.request('DELETE', `/webhooks/${e.id}`, { key: m.key })).status).toBe(200);
     await emit(t, m.id, 'CHARGE_PAID', charge('chg_del_2'));
     // A retry job that was already queued finds no endpoint and sends nothing.
-    await deliver(t.rt, { eventId, endpointId: e.id, attempt: 2 }, null);
+    await deliver(t.rt, { eventId, endpointId: e.id, attempt: 2 });
     await sleep(BASE * 4 + 800);
     expect(rx.hitsFor(path)).toHaveLength(1);
     expect(await pendingJobs(t, eventId)).toBe(0);
@@ -297,7 +297,7 @@ describe('DELETE stops deliveries', () => {
       `INSERT INTO event_endpoints (event_id, endpoint_id, merchant_id, event_created_at) SELECT id, $2, merchant_id, created_at FROM events WHERE id = $1`,
       [eventId, e.id],
     );
-    const attempt = deliver(t.rt, { eventId, endpointId: e.id, attempt: 1 }, null);
+    const attempt = deliver(t.rt, { eventId, endpointId: e.id, attempt: 1 });
     await eventually(() => rx.hitsFor(path).length === 1);
     expect((await t.request('DELETE', `/webhooks/${e.id}`, { key: m.key })).status).toBe(200);
     // A task that threw would be retried by the queue: it must end quietly.
