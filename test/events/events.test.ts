@@ -168,3 +168,25 @@ describe('SPLIT_RECEIVED', () => {
     expect(ids(await events(recipient.key, '?type=SPLIT_RECEIVED'))).toEqual([mine.data[0].id]);
   });
 });
+
+describe('events of one transaction', () => {
+  // docs/contract/webhooks.md#events-api: they share createdAt and list in the order they were recorded
+  // (newest first: the later one first), every time — not by the luck of their random ids.
+  it('list in causal order: CHECKOUT_PAID before the CHARGE_PAID it follows, for every checkout paid', async () => {
+    const m = await t.merchant();
+    const charges: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await t.request('POST', '/checkouts', { key: m.key, body: { items: [{ name: 'Item', quantity: 1, unitPrice: 1000 + i }] } });
+      expect(res.status).toBe(201);
+      charges.push(res.body.data.chargeId);
+    }
+    for (const id of charges) expect((await t.admin('POST', `/admin/simulator/charges/${id}/pay`)).status).toBe(200);
+    const listed = (await events(m.key, '?limit=100')).data.filter((e: any) => e.type === 'CHARGE_PAID' || e.type === 'CHECKOUT_PAID');
+    expect(listed).toHaveLength(24);
+    for (let i = 0; i < listed.length; i += 2) {
+      expect([listed[i].type, listed[i + 1].type]).toEqual(['CHECKOUT_PAID', 'CHARGE_PAID']);
+      expect(listed[i].data.chargeId).toBe(listed[i + 1].data.id);
+      expect(listed[i].createdAt).toBe(listed[i + 1].createdAt);
+    }
+  });
+});
