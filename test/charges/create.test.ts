@@ -56,7 +56,7 @@ describe('POST /transparents/create', () => {
     const recipient = await t.merchant();
     const c = await createCharge(t, m, { amount: 2000, expiresIn: 3600, split: [{ merchantId: recipient.id, mode: 'PERCENT', value: 25 }] });
     const { rows: [event] } = await t.pool.query<{ data: unknown; body: string }>(
-      "SELECT data, body FROM events WHERE merchant_id = $1 AND type = 'CHARGE_CREATED' AND data->>'id' = $2", [m.id, c.id],
+      "SELECT body::jsonb -> 'data' AS data, body FROM events WHERE merchant_id = $1 AND type = 'CHARGE_CREATED' AND body::jsonb -> 'data' ->> 'id' = $2", [m.id, c.id],
     );
     const checked = (await t.request('GET', `/transparents/check?id=${c.id}`, { key: m.key })).body.data;
     const { imageBase64: _image, ...withoutImage } = checked;

@@ -52,7 +52,7 @@ export async function check(t: TestContext, m: Merchant, id: string) {
 /** Events recorded for a merchant, oldest first. */
 export async function events(t: TestContext, merchantId: string, type?: string) {
   const { rows } = await t.pool.query<{ type: string; data: any }>(
-    'SELECT type, data FROM events WHERE merchant_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY created_at, id',
+    `SELECT type, body::jsonb -> 'data' AS data FROM events WHERE merchant_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY created_at, id`,
     [merchantId, type ?? null],
   );
   return rows;

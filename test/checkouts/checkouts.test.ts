@@ -169,7 +169,7 @@ describe('payment, events and refunds', () => {
     expect(after.status).toBe('PAID');
     expect(after.paidAt).not.toBeNull();
     const { rows } = await t.pool.query(
-      "SELECT type, data, created_at FROM events WHERE merchant_id = $1 AND type IN ('CHARGE_PAID', 'CHECKOUT_PAID') ORDER BY created_at, id", [m.id]);
+      "SELECT type, body::jsonb -> 'data' AS data, created_at FROM events WHERE merchant_id = $1 AND type IN ('CHARGE_PAID', 'CHECKOUT_PAID') ORDER BY created_at, id", [m.id]);
     // One transaction: one createdAt for both (events of a transaction share it; their order within it is not listed).
     expect(rows.map((r) => r.type).sort()).toEqual(['CHARGE_PAID', 'CHECKOUT_PAID']);
     expect(rows[0].created_at).toEqual(rows[1].created_at);
@@ -198,7 +198,7 @@ describe('payment, events and refunds', () => {
     expect(await events(t, m.id, 'CHECKOUT_REFUNDED')).toEqual([]);
     await t.admin('POST', `/admin/simulator/refunds/${refundId}/complete`);
     const { rows } = await t.pool.query(
-      "SELECT type, data FROM events WHERE merchant_id = $1 AND type IN ('REFUND_COMPLETED', 'CHECKOUT_REFUNDED') ORDER BY created_at, id", [m.id]);
+      "SELECT type, body::jsonb -> 'data' AS data FROM events WHERE merchant_id = $1 AND type IN ('REFUND_COMPLETED', 'CHECKOUT_REFUNDED') ORDER BY created_at, id", [m.id]);
     expect(rows.map((r) => r.type).sort()).toEqual(['CHECKOUT_REFUNDED', 'REFUND_COMPLETED']);
     expect(rows.find((r) => r.type === 'CHECKOUT_REFUNDED').data).toEqual(await getCheckout(t, m, k.id));
     expect(await balance(t, m)).toMatchObject({ available: 0 });

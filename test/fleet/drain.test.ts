@@ -135,7 +135,7 @@ it('a worker: its running job (a slow webhook delivery) finishes and is recorded
     const monitor = keepAliveConnection();
     const metrics = await send(monitor, `http://127.0.0.1:${metricsPort}`, 'GET', '/metrics');
     expect(metrics.status).toBe(200);
-    expect(metrics.body).toMatch(/^pixgate_jobs_running\{task="webhooks\.deliver"\} 1$/m);
+    expect(metrics.body).toMatch(/^pixgate_webhook_deliveries_in_flight 1$/m);
     worker.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     const ready = await send(monitor, `http://127.0.0.1:${metricsPort}`, 'GET', '/health/ready');
@@ -150,8 +150,8 @@ it('a worker: its running job (a slow webhook delivery) finishes and is recorded
     try {
       const { rows } = await c.query('SELECT attempt, success, status_code FROM webhook_deliveries');
       expect(rows).toEqual([{ attempt: 1, success: true, status_code: 200 }]);
-      const jobs = await c.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'webhooks.deliver'`);
-      expect(jobs.rows[0].n).toBe(0);
+      const waiting = await c.query('SELECT count(*)::int AS n FROM event_endpoints WHERE due_at IS NOT NULL');
+      expect(waiting.rows[0].n).toBe(0);
     } finally {
       await c.end();
     }

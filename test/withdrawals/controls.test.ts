@@ -56,7 +56,7 @@ describe('simulator controls for payouts', () => {
     expect(again.body).toEqual({ error: 'INVALID_STATE', message: `Withdrawal ${id2} is already FAILED`, success: false });
     expect(await balanceOf(t, m.key)).toEqual({ available: 10_000, pending: 0, blocked: 0 });
     expect(await ledgerKinds(t, id2)).toEqual(['WITHDRAWAL_RESERVE', 'WITHDRAWAL_RELEASE']);
-    const { rows } = await t.pool.query('SELECT type, data FROM events WHERE merchant_id = $1 ORDER BY created_at, id', [m.id]);
+    const { rows } = await t.pool.query(`SELECT type, body::jsonb -> 'data' AS data FROM events WHERE merchant_id = $1 ORDER BY created_at, id`, [m.id]);
     expect(rows).toEqual([{ type: 'WITHDRAWAL_FAILED', data: res1.body.data }, { type: 'WITHDRAWAL_FAILED', data: res2.body.data }]);
     await t.assertLedger();
   });

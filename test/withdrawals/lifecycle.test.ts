@@ -16,7 +16,7 @@ async function settled(key: string, id: string) {
 }
 
 async function eventsOf(merchantId: string) {
-  const { rows } = await t.pool.query('SELECT type, data, callback_url FROM events WHERE merchant_id = $1 ORDER BY created_at, id', [merchantId]);
+  const { rows } = await t.pool.query(`SELECT type, body::jsonb -> 'data' AS data, callback_url FROM events WHERE merchant_id = $1 ORDER BY created_at, id`, [merchantId]);
   return rows as Array<{ type: string; data: any; callback_url: string | null }>;
 }
 

@@ -56,26 +56,26 @@ export async function checkInvariants(db: Executor): Promise<string[]> {
     SELECT p.withdrawal_id FROM sim_payouts p LEFT JOIN withdrawals w ON w.id = p.withdrawal_id WHERE w.id IS NULL`);
   await q('withdrawal with other than one final event', `
     SELECT w.id, w.status, count(e.id) AS events FROM withdrawals w
-    LEFT JOIN events e ON e.type IN ('WITHDRAWAL_COMPLETED', 'WITHDRAWAL_FAILED') AND e.data->>'id' = w.id
+    LEFT JOIN events e ON e.type IN ('WITHDRAWAL_COMPLETED', 'WITHDRAWAL_FAILED') AND (e.body::jsonb -> 'data')->>'id' = w.id
     GROUP BY w.id, w.status
     HAVING count(e.id) <> CASE WHEN w.status IN ('COMPLETED', 'FAILED') THEN 1 ELSE 0 END
         OR bool_or(e.type <> 'WITHDRAWAL_' || w.status)`);
   await q('charge with other than one CHARGE_PAID event', `
-    SELECT c.id, count(e.id) AS events FROM charges c LEFT JOIN events e ON e.type = 'CHARGE_PAID' AND e.data->>'id' = c.id
+    SELECT c.id, count(e.id) AS events FROM charges c LEFT JOIN events e ON e.type = 'CHARGE_PAID' AND (e.body::jsonb -> 'data')->>'id' = c.id
     GROUP BY c.id HAVING count(e.id) <> CASE WHEN c.end2end_id IS NULL THEN 0 ELSE 1 END`);
   await q('refund with other than one final event', `
     SELECT r.id, r.status, count(e.id) AS events FROM refunds r
-    LEFT JOIN events e ON e.type IN ('REFUND_COMPLETED', 'REFUND_FAILED') AND e.data->'refund'->>'id' = r.id
+    LEFT JOIN events e ON e.type IN ('REFUND_COMPLETED', 'REFUND_FAILED') AND (e.body::jsonb -> 'data')->'refund'->>'id' = r.id
     GROUP BY r.id, r.status
     HAVING count(e.id) <> CASE WHEN r.status = 'PENDING' THEN 0 ELSE 1 END
         OR bool_or(e.type <> 'REFUND_' || r.status)`);
   await q('charge with other than one SPLIT_RECEIVED per recipient', `
-    SELECT c.id, (SELECT count(*) FROM events e WHERE e.type = 'SPLIT_RECEIVED' AND e.data->>'chargeId' = c.id) AS events
+    SELECT c.id, (SELECT count(*) FROM events e WHERE e.type = 'SPLIT_RECEIVED' AND (e.body::jsonb -> 'data')->>'chargeId' = c.id) AS events
     FROM charges c
-    WHERE (SELECT count(*) FROM events e WHERE e.type = 'SPLIT_RECEIVED' AND e.data->>'chargeId' = c.id)
+    WHERE (SELECT count(*) FROM events e WHERE e.type = 'SPLIT_RECEIVED' AND (e.body::jsonb -> 'data')->>'chargeId' = c.id)
        <> CASE WHEN c.end2end_id IS NULL THEN 0 ELSE (SELECT count(*) FROM charge_splits s WHERE s.charge_id = c.id) END`);
   await q('charge expired more than once', `
-    SELECT data->>'id' AS id, count(*) FROM events WHERE type = 'CHARGE_EXPIRED' GROUP BY data->>'id' HAVING count(*) > 1`);
+    SELECT body::jsonb -> 'data' ->> 'id' AS id, count(*) FROM events WHERE type = 'CHARGE_EXPIRED' GROUP BY 1 HAVING count(*) > 1`);
   return problems;
 }
 
