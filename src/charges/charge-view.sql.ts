@@ -33,8 +33,8 @@ export interface ChargeViewRow {
 
 // A deleted customer still shows on the charges it was linked to: the charge records who was billed.
 // The latest refund is the live one if any (at most one, by index), else the newest failed one.
-const VIEW = `
-  SELECT c.id, c.created_at, c.amount, charge_status(c.status, c.expires_at) AS status, c.txid, c.br_code, c.description, c.checkout_id,
+const view = (extra = '') => `
+  SELECT ${extra}c.id, c.created_at, c.amount, charge_status(c.status, c.expires_at) AS status, c.txid, c.br_code, c.description, c.checkout_id,
     c.expires_at, c.paid_at, c.end2end_id, c.fee, c.net_amount,
     coalesce((SELECT json_agg(json_build_object('merchantId', s.recipient_id, 'mode', s.mode, 'value', s.value, 'amount', s.amount)
                 ORDER BY s.position) FROM charge_splits s WHERE s.charge_id = c.id), '[]'::json) AS split,
@@ -46,6 +46,32 @@ const VIEW = `
   LEFT JOIN LATERAL (
     SELECT * FROM refunds WHERE charge_id = c.id ORDER BY (status <> 'FAILED') DESC, created_at DESC, id DESC LIMIT 1
   ) r ON true`;
+const VIEW = view();
+
+/** A payment's one read: the charge it names with its merchant, as the API shows it, and whether its end-to-end id paid a charge already. */
+export interface PayableRow {
+  /** The charge already paid by this end-to-end id, if any (a notification delivered again). */
+  e2e_charge_id: string | null;
+  /** The charge named; null when there is none (another merchant's, on a merchant's route). */
+  charge: (ChargeViewRow & { merchant_id: string }) | null;
+}
+
+const PAYABLE = (key: 'id' | 'txid') => `
+  SELECT (SELECT id FROM charges WHERE end2end_id = $3) AS e2e_charge_id, v.*
+  FROM (SELECT 1) one LEFT JOIN (${view('c.merchant_id, ')} WHERE c.${key} = $1 AND ($2::text IS NULL OR c.merchant_id = $2)) v ON true`;
+const PAYABLE_BY_ID = PAYABLE('id');
+const PAYABLE_BY_TXID = PAYABLE('txid');
+
+/** By txid (a PSP's notification), or by id scoped to a merchant (the simulator's payer; `merchantId` null on the operator's route). */
+export async function selectPayable(
+  db: Executor, by: { txid: string } | { id: string; merchantId: string | null }, endToEndId: string,
+): Promise<PayableRow> {
+  const { rows } = 'txid' in by
+    ? await db.query<ChargeViewRow & { merchant_id: string; e2e_charge_id: string | null }>(PAYABLE_BY_TXID, [by.txid, null, endToEndId])
+    : await db.query<ChargeViewRow & { merchant_id: string; e2e_charge_id: string | null }>(PAYABLE_BY_ID, [by.id, by.merchantId, endToEndId]);
+  const { e2e_charge_id, ...charge } = rows[0]!;
+  return { e2e_charge_id, charge: charge.id === null ? null : charge };
+}
 
 export async function selectChargeView(db: Executor, id: string, merchantId: string | null = null): Promise<ChargeViewRow | undefined> {
   const { rows } = await db.query<ChargeViewRow>(`${VIEW} WHERE c.id = $1 AND ($2::text IS NULL OR c.merchant_id = $2)`, [id, merchantId]);

@@ -2,6 +2,7 @@ import { SqlParams, type Executor, type Tx } from '../platform/db.js';
 import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
 import type { ChargeViewRow } from './charge-view.sql.js';
 import { deliveriesDue } from '../events/event-fanout.sql.js';
+import { countPosting, postingError, postingSql, type Posting } from '../ledger/ledger.js';
 
 /** A charges row plus its effective status (PENDING past expires_at reads EXPIRED). */
 export interface ChargeRow {
@@ -93,19 +94,45 @@ export async function lockCharge(tx: Tx, key: LockKey, value: string, merchantId
   return rows[0];
 }
 
-export async function selectChargeIdByEndToEnd(db: Executor, endToEndId: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM charges WHERE end2end_id = $1', [endToEndId]);
-  return rows[0]?.id;
+/** What a payment writes: who paid, when, by which end-to-end id; the events and the posting it causes. */
+export interface PaymentWrite {
+  chargeId: string;
+  paidAt: Date;
+  endToEndId: string;
+  payerName: string | null;
+  payerTaxId: string | null;
+  /** The simulator's payer bank: only a charge PENDING now (not expired meanwhile). */
+  onlyPending: boolean;
+  /** The events it causes, their data as the read before this statement showed them after the payment. */
+  events: { render(params: SqlParams): string };
+  posting: Posting;
 }
 
-export async function markChargePaid(
-  tx: Tx, id: string, p: { paidAt: Date; endToEndId: string; payerName: string | null; payerTaxId: string | null },
-): Promise<void> {
-  await tx.query(
-    `UPDATE charges SET status = 'PAID', paid_at = date_trunc('milliseconds', $2::timestamptz), end2end_id = $3,
-       payer_name = $4, payer_tax_id = $5 WHERE id = $1`,
-    [id, p.paidAt, p.endToEndId, p.payerName, p.payerTaxId],
-  );
+/**
+ * A payment in ONE statement (docs/performance.md): the charge PAID — if it is still unpaid (PENDING or EXPIRED,
+ * no end-to-end id), the only states its read before this statement may have seen for the events to be right —
+ * its events with their deliveries, and its ledger posting; nothing at all when it was not (a concurrent
+ * payment, or with `onlyPending` an expiry, came first). Returns whether it was paid. Run alone, the
+ * statement is its own transaction: a payment is one round trip and one commit.
+ */
+export async function payCharge(db: Executor, w: PaymentWrite): Promise<boolean> {
+  const p = new SqlParams();
+  const { rows } = await db.query<{ paid: number; due: number }>(
+    `WITH paid AS (
+       UPDATE charges SET status = 'PAID', paid_at = date_trunc('milliseconds', ${p.add(w.paidAt)}::timestamptz), end2end_id = ${p.add(w.endToEndId)},
+         payer_name = ${p.add(w.payerName)}, payer_tax_id = ${p.add(w.payerTaxId)}
+       WHERE id = ${p.add(w.chargeId)} AND end2end_id IS NULL AND status IN ('PENDING', 'EXPIRED')
+         AND (NOT ${p.add(w.onlyPending)}::boolean OR charge_status(status, expires_at) = 'PENDING')
+       RETURNING id),
+     ${w.events.render(p)},
+     posting AS (${postingSql(w.posting, p, 'paid')})
+     SELECT (SELECT count(*) FROM paid)::int AS paid, (SELECT due FROM fanout) AS due, (SELECT count(*) FROM posting)::int AS posted`,
+    p.values,
+  ).catch((err: unknown) => { throw postingError(err); });
+  if (rows[0]!.paid === 0) return false;
+  countPosting(w.posting.kind);
+  deliveriesDue(db, rows[0]!.due);
+  return true;
 }
 
 export async function setChargeStatus(tx: Tx, id: string, status: ChargeStatus): Promise<void> {

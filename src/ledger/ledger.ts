@@ -1,5 +1,5 @@
 import { AppError } from '../platform/errors.js';
-import type { Executor, Tx } from '../platform/db.js';
+import type { Executor, SqlParams, Tx } from '../platform/db.js';
 import client from 'prom-client';
 
 const ledgerPostings = new client.Counter({
@@ -40,6 +40,21 @@ export async function createMerchantAccounts(tx: Tx, merchantId: string): Promis
   );
 }
 
+function postedEntries(posting: Posting): Entry[] {
+  const entries = posting.entries.filter((e) => e.amount !== 0);
+  for (const e of entries) if (!Number.isSafeInteger(e.amount)) throw new Error(`ledger amount ${e.amount} is not integer cents`);
+  return entries;
+}
+
+/** A posting refused for a merchant balance that would go negative (SQLSTATE PX001): INSUFFICIENT_BALANCE naming it. */
+export function postingError(err: unknown): unknown {
+  const e = err as { code?: string; detail?: string };
+  return e.code === 'PX001' ? new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance for merchant ${e.detail}`) : err;
+}
+
+/** Counts a posting written; a caller that posts inside a statement of its own calls it once that statement ran. */
+export const countPosting = (kind: string): void => void ledgerPostings.inc({ kind });
+
 /**
  * Writes one balanced set of entries and moves the merchant balances in the caller's transaction.
  * Zero entries are dropped. A merchant balance that would go negative aborts the whole posting with
@@ -47,8 +62,7 @@ export async function createMerchantAccounts(tx: Tx, merchantId: string): Promis
  * row another transaction holds does not wait: it is left pending on it (migration 0006).
  */
 export async function post(tx: Tx, posting: Posting): Promise<number> {
-  const entries = posting.entries.filter((e) => e.amount !== 0);
-  for (const e of entries) if (!Number.isSafeInteger(e.amount)) throw new Error(`ledger amount ${e.amount} is not integer cents`);
+  const entries = postedEntries(posting);
   try {
     const { rows } = await tx.query<{ id: number }>('SELECT ledger_post($1, $2, $3::text[], $4::bigint[]) AS id', [
       posting.kind,
@@ -56,13 +70,22 @@ export async function post(tx: Tx, posting: Posting): Promise<number> {
       entries.map((e) => e.account),
       entries.map((e) => e.amount),
     ]);
-    ledgerPostings.inc({ kind: posting.kind });
+    countPosting(posting.kind);
     return rows[0]!.id;
   } catch (err) {
-    const e = err as { code?: string; detail?: string };
-    if (e.code === 'PX001') throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance for merchant ${e.detail}`);
-    throw err;
+    throw postingError(err);
   }
+}
+
+/**
+ * The same posting as a query to put in a statement that does more (a payment in one statement,
+ * charges/charge.sql.ts): ledger_post once per row of `from`, so nothing is posted when `from` is empty.
+ * The caller maps a failure with postingError and counts it with countPosting.
+ */
+export function postingSql(posting: Posting, params: SqlParams, from: string): string {
+  const entries = postedEntries(posting);
+  return `SELECT ledger_post(${params.add(posting.kind)}, ${params.add(posting.reference)}, ${params.add(entries.map((e) => e.account))}::text[],
+    ${params.add(entries.map((e) => e.amount))}::bigint[]) AS id FROM ${from}`;
 }
 
 export interface Balance {

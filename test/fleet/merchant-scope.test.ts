@@ -22,10 +22,10 @@ import { createTestContext, type TestContext } from '../support/context.js';
 const EXCEPTIONS: Record<string, string> = {
   'src/auth/api-key.sql.ts#touchApiKey': 'auth: the key just resolved by its hash, by its own id',
   'src/branding/branding.sql.ts#selectLogo': 'public: GET /pay/logos/{id}, a logo by its own unguessable id',
-  'src/charges/charge-view.sql.ts#VIEW': 'fragment: every query built on it adds c.merchant_id = $n (null only on the worker and operator paths)',
+  'src/charges/charge-view.sql.ts#view': 'fragment: every query built on it adds c.merchant_id = $n (null only on the worker, provider and operator paths)',
   'src/charges/charge.sql.ts#selectSplits': 'scoped: splits of a charge locked with the merchant filter in the same transaction (or by the worker)',
-  'src/charges/charge.sql.ts#selectChargeIdByEndToEnd': 'provider: a PSP payment named by its end-to-end id',
-  'src/charges/charge.sql.ts#markChargePaid': 'provider: the charge a PSP/simulator payment names by txid, locked just before',
+  'src/charges/charge.sql.ts#payCharge': "provider: the charge a payment names, read just before by txid (a PSP) or by id (the simulator; merchant-filtered on a merchant's route)",
+  'src/charges/charge-view.sql.ts#PAYABLE': 'provider: a PSP payment named by its txid and end-to-end id (the merchant filter applies on the simulator\'s merchant route)',
   'src/charges/charge.sql.ts#setChargeStatus': 'scoped: the charge was locked by lockCharge (merchant-filtered on merchant routes) in the same transaction',
   'src/charges/charge.sql.ts#enqueueDueExpiries': 'worker: the expiry sweep over every merchant',
   'src/disputes/dispute.sql.ts#selectDispute': 'admin: disputes are opened and resolved by the operator, the simulator or the PSP',

@@ -1,6 +1,6 @@
 import type { NewEvent } from '../../events/event.sql.js';
-import type { Executor, Tx } from '../../platform/db.js';
-import type { Checkout } from './checkout.schemas.js';
+import type { Executor } from '../../platform/db.js';
+import type { Checkout, CheckoutStatus } from './checkout.schemas.js';
 import { selectCheckoutView, type CheckoutViewRow } from './checkout.sql.js';
 
 /** Where a payer pays it: `<PUBLIC_URL>/pay/<id>` (docs/contract/checkouts.md#checkout-object). */
@@ -45,12 +45,16 @@ export async function loadCheckout(db: Executor, publicUrl: string, id: string, 
 /**
  * CHECKOUT_PAID / CHECKOUT_REFUNDED of the checkout that owns `charge`, to emit in the transaction (and right after
  * the charge's own event) that paid or refunded it; none, and no read, for a charge without a checkout
- * (docs/contract/checkouts.md#checkout-events). `data` is the checkout as GET /checkouts/{id} shows it.
+ * (docs/contract/checkouts.md#checkout-events). `data` is the checkout as GET /checkouts/{id} shows it after the
+ * change: its status and paidAt are its charge's, taken from `charge` as the change leaves it — so a read made
+ * before the change (a payment is one statement after one read, charges/charge-payment.service.ts) shows it after.
  */
 export async function checkoutEventsOf(
-  tx: Tx, publicUrl: string, charge: { checkoutId: string | null }, type: 'CHECKOUT_PAID' | 'CHECKOUT_REFUNDED',
+  db: Executor, publicUrl: string, charge: { checkoutId: string | null; status: CheckoutStatus; paidAt: string | null },
+  type: 'CHECKOUT_PAID' | 'CHECKOUT_REFUNDED',
 ): Promise<NewEvent[]> {
   if (!charge.checkoutId) return [];
-  const found = (await loadCheckout(tx, publicUrl, charge.checkoutId))!;
-  return [{ merchantId: found.merchantId, type, data: found.checkout }];
+  const row = (await selectCheckoutView(db, charge.checkoutId, null))!;
+  const after = { ...row, status: charge.status, paid_at: charge.paidAt === null ? null : new Date(charge.paidAt) };
+  return [{ merchantId: row.merchant_id, type, data: toCheckout(after, publicUrl, { phone: true }) }];
 }

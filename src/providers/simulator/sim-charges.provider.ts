@@ -1,9 +1,7 @@
 import type { TaskList } from 'graphile-worker';
-import { loadCharge } from '../../charges/charge.view.js';
 import { receivePayment } from '../../charges/charge-payment.service.js';
 import type { Charge } from '../../charges/charge.schemas.js';
 import { buildStaticBrCode, newEndToEndId, newTxid } from '../../pix/index.js';
-import { notFound } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs.js';
 import { settleRefund } from '../../refunds/refund-settlement.service.js';
 import type { Runtime } from '../../runtime.js';
@@ -51,14 +49,15 @@ export function simulatorChargeTasks(rt: Runtime): TaskList {
   };
 }
 
-/** A payer pays the charge's code: the notification a PSP would send, through the same core function. */
+/**
+ * A payer pays the charge's code: the notification a PSP would send, through the same core function, by the
+ * charge's id (no read of it first); `merchantId` scopes it on a merchant's route (another merchant's charge: NOT_FOUND).
+ */
 export async function simulatePayment(
-  rt: Runtime, chargeId: string, payer?: { name?: string; taxId?: string }, hook?: TransactionHook<Charge>,
+  rt: Runtime, chargeId: string, payer?: { name?: string; taxId?: string }, o: { hook?: TransactionHook<Charge>; merchantId?: string } = {},
 ): Promise<Charge> {
-  const charge = await loadCharge(rt.pool, chargeId);
-  if (!charge) throw notFound('Charge');
   const now = new Date();
   return receivePayment(rt, {
-    txid: charge.txid, endToEndId: newEndToEndId(SIM_ISPB, now), amount: charge.amount, paidAt: now, payer: payer ?? null,
-  }, { onlyPending: true, hook });
+    charge: { id: chargeId, merchantId: o.merchantId ?? null }, endToEndId: newEndToEndId(SIM_ISPB, now), paidAt: now, payer: payer ?? null,
+  }, { onlyPending: true, hook: o.hook });
 }
