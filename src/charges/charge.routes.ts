@@ -7,6 +7,7 @@ import {
   ChargeCheckSchema, ChargeCreateBody, ChargeCreatedSchema, ChargeIdQuery, ChargeListItemSchema, ChargeListQuery,
 } from './charge.schemas.js';
 import { checkCharge, createCharge, listCharges } from './charge.service.js';
+import { imageNotStored } from './charge.view.js';
 
 const tags = ['charges'];
 
@@ -17,7 +18,7 @@ export function chargeRoutes(rt: Runtime) {
     app.post('/transparents/create', {
       onRequest: requirePermission('operate'),
       schema: { tags, body: ChargeCreateBody, response: { 201: Envelope(ChargeCreatedSchema), ...errorResponses } },
-      config: { successStatus: 201 },
+      config: { successStatus: 201, idempotency: imageNotStored },
     }, async (req, reply) => {
       const charge = await createCharge(rt, req.auth!.merchant, req.body, req.idempotency);
       return reply.code(201).send(ok(charge));

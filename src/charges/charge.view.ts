@@ -61,6 +61,18 @@ export function insertedChargeView(row: InsertedCharge, split: SplitEntry[], cus
 /** The QR image is rendered on demand for the answers that carry it, never stored. */
 export const withImage = (charge: Charge): ChargeWithImage => ({ ...charge, imageBase64: qrPngDataUrl(charge.brCode) });
 
+/**
+ * An answer with its image kept under an Idempotency-Key: without it (it is the brCode drawn, 2–4 KB), and
+ * drawn again by withImage on a replay — so nothing of a charge is stored twice.
+ */
+export const imageNotStored = {
+  redact: (data: unknown): Charge => {
+    const { imageBase64: _image, ...charge } = data as ChargeWithImage;
+    return charge;
+  },
+  restore: async (_merchantId: string, data: unknown): Promise<ChargeWithImage> => withImage(data as Charge),
+};
+
 /** The charge as `check` shows it minus the image: event data and the core functions' answer. */
 export async function loadCharge(db: Executor, id: string, merchantId: string | null = null): Promise<Charge | undefined> {
   const row = await selectChargeView(db, id, merchantId);

@@ -114,6 +114,13 @@ export interface RunnerSpec {
 }
 
 /**
+ * How often an idle slot looks for a job. A new job wakes idle slots at once (add_job's NOTIFY), so this only
+ * bounds how late a job queued for later (a retry, an expiry, a delayed settlement) starts after its time —
+ * and every idle slot of every worker process runs one query per interval (docs/performance.md).
+ */
+export const JOB_POLL_MS = 1_000;
+
+/**
  * Runners over one queue (each takes only the jobs of its own tasks) with one liveness loop for the
  * process: the heartbeat of every runner's pool, the unlocking of dead workers' jobs, and of orphans.
  */
@@ -128,7 +135,7 @@ export async function startWorkers(pool: pg.Pool, specs: RunnerSpec[], log: Logg
       taskList: spec.taskList,
       concurrency: spec.concurrency ?? 10,
       noHandleSignals: true,
-      pollInterval: 500,
+      pollInterval: JOB_POLL_MS,
       logger: log,
       events,
     }));

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { requirePermission } from '../../auth/permission.rules.js';
-import { type Charge, ChargeCheckSchema, ChargeIdQuery } from '../../charges/charge.schemas.js';
-import { withImage } from '../../charges/charge.view.js';
+import { ChargeCheckSchema, ChargeIdQuery } from '../../charges/charge.schemas.js';
+import { imageNotStored, withImage } from '../../charges/charge.view.js';
 import { Envelope, errorResponses, ok } from '../../platform/http/envelope.js';
 import type { Runtime } from '../../runtime.js';
 import { simulatePayment } from './sim-charges.provider.js';
@@ -17,7 +17,7 @@ export function simulatorMerchantRoutes(rt: Runtime) {
     app.post('/transparents/simulate-payment', {
       onRequest: requirePermission('operate'),
       // The stored answer is the charge without its image (as every charge command stores it); a replay draws it again.
-      config: { idempotency: { restore: async (_merchantId, data) => withImage(data as Charge) } },
+      config: { idempotency: imageNotStored },
       schema: { tags: ['charges'], querystring: ChargeIdQuery, response: { 200: Envelope(ChargeCheckSchema), ...errorResponses } },
     }, async (req) =>
       // Another merchant's charge is NOT_FOUND, like every other charge route. One QR image: the answer's.
