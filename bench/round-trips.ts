@@ -1,10 +1,9 @@
 /**
  * Round trips and commits per operation — counts, not timings, so they hold on a loaded machine
  * (docs/performance.md). Runs Pixgate in this process (the API on one pool, the worker on another, as
- * `serve` does with one) and counts every statement each pool sends, BEGIN and COMMIT included, plus
- * the database's own commit counter (pg_stat_database.xact_commit, every transaction of the benchmark's
- * database, the job queue's polling included). Operations run one at a time, so each count is that
- * operation's alone (the idle rate over the same time is subtracted from the worker's and the commits).
+ * `serve` does with one) and counts every statement each pool sends, BEGIN and COMMIT included, the
+ * commits, and those of them that wait for a WAL flush (see counted()). Operations run one at a time, so
+ * each count is that operation's alone (the worker's idle polling over the same time is taken out).
  *
  *   DATABASE_URL=postgres://… node --import tsx bench/round-trips.ts       # or: npm run bench -- round-trips
  *   BENCH_PIXGATE_ROOT=<checkout>                                             # counts another checkout's code
@@ -22,28 +21,46 @@ import { freshDatabase, load, startDatabaseServer, type BenchServer } from './li
 const ROOT = process.env.BENCH_PIXGATE_ROOT || join(import.meta.dirname, '..');
 const ADMIN = 'round-trips-admin-token-of-at-least-32-chars';
 
-interface Counter { statements: number; commits: number }
+interface Counter { statements: number; commits: number; flushed: number }
 
-/** Counts what `pool`'s clients send: every query call is one round trip (node-pg never pipelines). */
+// A statement that changes rows (or queues a notification): its transaction's commit writes WAL.
+const WRITES = /\b(insert\s+into|update\s+[\w.]+\s+(\w+\s+)?set|delete\s+from|ledger_post|add_job|pg_notify|complete_job|fail_job)\b/i;
+const UNFLUSHED = /synchronous_commit/;
+
+/**
+ * Counts what `pool`'s clients send: every query call is one round trip (node-pg never pipelines). A commit
+ * is a COMMIT or a statement run outside BEGIN (its own transaction); a flushed commit is one of those that
+ * wrote (by its statements' text: an upper bound, since e.g. a job pick-up that found nothing wrote nothing)
+ * and did not ask for an unflushed commit.
+ */
 function counted(pool: pg.Pool): Counter {
-  const c: Counter = { statements: 0, commits: 0 };
+  const c: Counter = { statements: 0, commits: 0, flushed: 0 };
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    let inTx = false;
+    let wrote = false;
     (client as { query: unknown }).query = (...args: unknown[]) => {
       c.statements++;
       const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | null)?.text ?? '';
-      if (/^\s*COMMIT\b/i.test(text)) c.commits++;
+      if (/^\s*BEGIN\b/i.test(text)) {
+        inTx = true;
+        wrote = false;
+      } else if (/^\s*(COMMIT|ROLLBACK)\b/i.test(text)) {
+        if (/^\s*COMMIT/i.test(text)) {
+          c.commits++;
+          if (wrote) c.flushed++;
+        }
+        inTx = false;
+      } else if (inTx) {
+        wrote ||= WRITES.test(text);
+      } else {
+        c.commits++;
+        if (WRITES.test(text) && !UNFLUSHED.test(text)) c.flushed++;
+      }
       return query(...args);
     };
   });
   return c;
-}
-
-async function xactCommits(pool: pg.Pool): Promise<number> {
-  // Statistics reach the shared counters at most once a second per backend.
-  await sleep(1200);
-  const { rows } = await pool.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()');
-  return Number(rows[0]!.n);
 }
 
 async function run(server: BenchServer): Promise<string> {
@@ -57,7 +74,6 @@ async function run(server: BenchServer): Promise<string> {
   }, { dataDir: mkdtempSync(join(tmpdir(), 'pixgate-rt-')) });
   const apiPool: pg.Pool = createPool(db.url, 10);
   const workerPool: pg.Pool = createPool(db.url, 10);
-  const statsPool: pg.Pool = createPool(db.url, 1);
   const api = counted(apiPool);
   const worker = counted(workerPool);
   const app = await buildHttp(createRuntime(config, apiPool));
@@ -93,22 +109,20 @@ async function run(server: BenchServer): Promise<string> {
   };
 
   const rows: string[] = [];
-  const snapshot = () => ({ api: api.statements, apiCommits: api.commits, worker: worker.statements, workerCommits: worker.commits, t: performance.now() });
-  let idlePerMs = 0;
-  let idleCommitsPerMs = 0;
-  /** Runs `n` operations one at a time and records the per-operation counts. */
+  const snapshot = () => ({ api: { ...api }, worker: { ...worker }, t: performance.now() });
+  let idle = { statements: 0, commits: 0, flushed: 0 };
+  /** Runs `n` operations one at a time and records the per-operation counts, the worker's idle polling over the same time taken out. */
   const measure = async (label: string, n: number, op: (i: number) => Promise<void>) => {
-    const x0 = await xactCommits(statsPool);
     const s0 = snapshot();
     for (let i = 0; i < n; i++) await op(i);
     await sleep(300); // the worker's bookkeeping after the last delivery
     const s1 = snapshot();
-    const x1 = await xactCommits(statsPool);
     const ms = s1.t - s0.t;
-    const per = (v: number) => (v / n).toFixed(1);
-    const workerStatements = s1.worker - s0.worker - idlePerMs * ms;
-    const commits = x1 - x0 - 1 - idleCommitsPerMs * (ms + 1200); // minus the counter's own read
-    rows.push(`| ${label} | ${n} | ${per(s1.api - s0.api)} | ${per(Math.max(0, workerStatements))} | ${per(s1.apiCommits - s0.apiCommits)} | ${per(Math.max(0, commits))} |`);
+    const per = (k: keyof Counter, side: 'api' | 'worker') => {
+      const v = s1[side][k] - s0[side][k] - (side === 'worker' ? idle[k] * ms : 0);
+      return (Math.max(0, v) / n).toFixed(1);
+    };
+    rows.push(`| ${label} | ${n} | ${per('statements', 'api')} | ${per('commits', 'api')} | ${per('flushed', 'api')} | ${per('statements', 'worker')} | ${per('commits', 'worker')} | ${per('flushed', 'worker')} |`);
   };
 
   try {
@@ -127,12 +141,14 @@ async function run(server: BenchServer): Promise<string> {
     // Idle: what the worker sends with nothing to do.
     await sleep(1500);
     const i0 = snapshot();
-    const ix0 = await xactCommits(statsPool);
     await sleep(5000);
-    const ix1 = await xactCommits(statsPool);
     const i1 = snapshot();
-    idlePerMs = (i1.worker - i0.worker) / (i1.t - i0.t);
-    idleCommitsPerMs = (ix1 - ix0 - 1) / (i1.t - i0.t);
+    const idleMs = i1.t - i0.t;
+    idle = {
+      statements: (i1.worker.statements - i0.worker.statements) / idleMs,
+      commits: (i1.worker.commits - i0.worker.commits) / idleMs,
+      flushed: (i1.worker.flushed - i0.worker.flushed) / idleMs,
+    };
 
     const N = 100;
     await measure('charge create (`POST /transparents/create`, no customer)', N, async () => { await create(one.key); });
@@ -154,17 +170,17 @@ async function run(server: BenchServer): Promise<string> {
       await done;
     });
     return [
-      `| operation | n | API statements/op | worker statements/op | API COMMITs/op | database commits/op |`,
-      `|---|---:|---:|---:|---:|---:|`,
+      '| operation | n | API statements/op | API commits/op | API flushed/op | worker statements/op | worker commits/op | worker flushed/op |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
-      `idle worker: ${(idlePerMs * 1000).toFixed(1)} statements/s, ${(idleCommitsPerMs * 1000).toFixed(1)} database commits/s; load average ${load()}`,
+      `idle worker: ${(idle.statements * 1000).toFixed(1)} statements/s, ${(idle.commits * 1000).toFixed(1)} commits/s; load average ${load()}`,
     ].join('\n');
   } finally {
     await w.stop();
     await app.close();
     await new Promise((r) => receiver.close(r));
-    for (const p of [apiPool, workerPool, statsPool]) await p.end();
+    for (const p of [apiPool, workerPool]) await p.end();
     await db.drop();
   }
 }
