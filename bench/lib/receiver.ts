@@ -17,7 +17,9 @@ export async function startReceiver(onArrival: (a: Arrival) => void): Promise<{ 
       onArrival({ path: req.url ?? '/', event: JSON.parse(Buffer.concat(chunks).toString('utf8')), at });
     });
   });
-  server.keepAliveTimeout = 1000;
+  // Node's default, as receivers commonly have: with a hint of 1 s Node's client keeps no connection at all
+  // (it keeps one only while at least a second of the server's keep-alive is left), so every delivery would connect.
+  server.keepAliveTimeout = 5000;
   return listen(server);
 }
 
