@@ -139,7 +139,16 @@ export class Dispatcher {
     this.toRecord.push(record);
     // A retry this process scheduled in the fast lane: this dispatcher looks for it when it is due.
     if (record.next === 'RETRY' && !record.slow && record.retryAt) this.wakeAt(record.retryAt.getTime());
-    this.recording ??= this.recordAll().finally(() => (this.recording = null));
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.recording) return;
+    this.recording = this.recordAll().finally(() => {
+      this.recording = null;
+      // Finished while the last statement's promise was settling: recorded by the next one.
+      if (this.toRecord.length > 0) this.flush();
+    });
   }
 
   /** Everything finished meanwhile goes in one statement; what finishes during it, in the next. */
