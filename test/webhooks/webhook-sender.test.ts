@@ -298,3 +298,39 @@ describe.skipIf(!hasOpenssl())('sendWebhook over TLS', () => {
     }
   });
 });
+
+describe('sendWebhook keep-alive connections', () => {
+  it('reuses one connection for sequential sends to the same receiver', async () => {
+    for (let i = 0; i < 3; i++) expect((await send('/ok')).success).toBe(true);
+    expect(hits).toHaveLength(3);
+    expect(connections).toBeLessThanOrEqual(1); // 0 when a pooled one of an earlier test served them
+  });
+
+  it('never reuses a connection for a send whose own check gave another address (the pin holds for pooled sockets)', async () => {
+    // One receiver on every loopback address, same port: which address each request came in on is its socket's.
+    const seen: string[] = [];
+    const any = http.createServer((req, res) => {
+      seen.push(req.socket.localAddress ?? '');
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    let opened = 0;
+    any.on('connection', () => opened++);
+    await new Promise<void>((r) => any.listen(0, '0.0.0.0', r));
+    const anyPort = (any.address() as AddressInfo).port;
+    try {
+      let address = '127.0.0.1';
+      const resolver: Resolver = async () => [{ address, family: 4 }];
+      const to = () => send('/', { url: `http://rebind.test:${anyPort}/`, resolver });
+      expect((await to()).success).toBe(true);
+      expect((await to()).success).toBe(true);
+      address = '127.0.0.2'; // the name now resolves elsewhere
+      expect((await to()).success).toBe(true);
+      expect(seen.map((a) => a.replace(/^::ffff:/, ''))).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.2']);
+      expect(opened).toBe(2); // the second send reused the first's connection; the third could not
+    } finally {
+      any.closeAllConnections();
+      await new Promise((r) => any.close(r));
+    }
+  });
+});
