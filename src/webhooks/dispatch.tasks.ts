@@ -36,6 +36,8 @@ export class Dispatcher {
   private claimAgain = false;
   /** The last claim filled every free slot: more may be due, so a finished attempt looks again. */
   private backlog = false;
+  /** A wake-up came while every slot was busy: the next finished attempt looks (unless another process took them). */
+  private missed = false;
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
@@ -75,7 +77,7 @@ export class Dispatcher {
   wake(): boolean {
     if (this.stopped) return false;
     if (this.inFlight >= this.slots) {
-      this.backlog = true; // the next attempt to finish looks for them, should no other process take them first
+      this.missed = true;
       return false;
     }
     this.claim();
@@ -129,7 +131,10 @@ export class Dispatcher {
         this.shares.release(target.merchant_id);
         this.inFlight--;
         deliveriesInFlight.dec();
-        if (this.backlog) this.claim();
+        if (this.backlog || this.missed) {
+          this.missed = false;
+          this.claim();
+        }
       }));
     }
     if (toSlowLane.length) this.track(this.retrying(() => moveToSlowLane(this.rt.pool, toSlowLane)));
