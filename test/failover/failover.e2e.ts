@@ -77,10 +77,10 @@ describe.skipIf(!bin)('PostgreSQL failover under a write workload', () => {
       const load = w.run(LANES);
       await sleep(BEFORE_MS);
       const standbyPort = cluster.ports.nodes.find((p) => p !== firstPrimary)!;
-      const failoverStart = w.now();
-      const promoted = cluster.writableAt(standbyPort, 120_000).then((at) => at - w.t0);
+      const failoverStart = w.mark('failover began');
+      const promoted = cluster.writableAt(standbyPort, 120_000).then((at) => w.mark('standby took writes', at - w.t0));
       await cluster.failover();
-      const failoverEnd = w.now();
+      const failoverEnd = w.mark('pg_autoctl perform failover returned');
       const newPrimary = await cluster.primaryPort();
       await sleep(AFTER_MS);
       await load.stop();

@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ATTEMPT_TIMEOUT_MS = 5_000;
 const GIVE_UP_MS = 120_000;
+/** How many of a call's last attempts a give-up prints, with their outcomes and times. */
+const LAST_ATTEMPTS_SHOWN = 12;
 
 /** One HTTP attempt: when it left and ended (ms since the workload started), and whether it was answered. */
 export interface Attempt {
@@ -37,18 +39,31 @@ export class WriteWorkload {
   readonly charges = new Map<string, { amount: number; paid: boolean; paidAnswered: boolean }>();
   /** Withdrawals answered 201. */
   readonly withdrawals = new Map<string, number>();
+  /** Moments the test names (the failover's start, the standby taking writes), printed with a give-up. */
+  readonly marks = new Map<string, number>();
   private stopped = false;
 
   constructor(private readonly base: string, private readonly merchantKey: string, private readonly adminToken: string) {}
 
   now = () => performance.now() - this.t0;
 
+  /** Records `name` at `at` (default now), in ms since the workload started. */
+  mark(name: string, at = this.now()): number {
+    this.marks.set(name, at);
+    return at;
+  }
+
   private async call(method: string, url: string, auth: string, body?: unknown, idemKey?: string): Promise<Answer> {
     let uncertain = false;
     const deadline = Date.now() + GIVE_UP_MS;
     const first = this.now();
+    const mine: Attempt[] = [];
     for (;;) {
-      if (Date.now() > deadline) throw new Error(`${method} ${url}: no answer for ${GIVE_UP_MS} ms`);
+      if (Date.now() > deadline) {
+        const marks = [...this.marks].map(([name, at]) => `${name} at ${(at / 1000).toFixed(2)} s`).join(', ');
+        throw new Error(`${method} ${url}: no answer for ${GIVE_UP_MS} ms (first attempt at ${(first / 1000).toFixed(2)} s${marks ? `; ${marks}` : ''}); `
+          + `${mine.length} attempts (${tally(mine)}); the first: ${describe(mine.slice(0, 3))}; the last: ${describe(mine.slice(-LAST_ATTEMPTS_SHOWN))}`);
+      }
       const start = this.now();
       let status = 0;
       let parsed: any = null;
@@ -69,10 +84,12 @@ export class WriteWorkload {
       // Our own earlier attempt may still hold the key (its connection not yet seen dead): not an answer yet.
       const inProgress = status === 409 && parsed?.error === 'IDEMPOTENCY_CONFLICT';
       const answered = status > 0 && status < 500 && !inProgress;
-      this.attempts.push({ start, end: this.now(), ok: answered, what: `${method} ${url.replace(/\/[a-z]+_[A-Za-z0-9]+/g, '/:id')}`,
-        outcome: status ? `${status}${status >= 500 || inProgress ? ` ${parsed?.error ?? ''}` : ''}` : error });
+      const attempt: Attempt = { start, end: this.now(), ok: answered, what: `${method} ${url.replace(/\/[a-z]+_[A-Za-z0-9]+/g, '/:id')}`,
+        outcome: status ? `${status}${status >= 500 || inProgress ? ` ${parsed?.error ?? ''}` : ''}` : error };
+      this.attempts.push(attempt);
+      mine.push(attempt);
       if (answered) {
-        this.calls.push({ ...this.attempts.at(-1)!, start: first });
+        this.calls.push({ ...attempt, start: first });
         return { status, body: parsed, uncertain };
       }
       uncertain = true;
@@ -147,14 +164,24 @@ export class WriteWorkload {
   }
 }
 
+/** Attempts as `outcome (start–end s)`, times in seconds since the workload started: what a give-up saw. */
+const describe = (attempts: Attempt[]): string =>
+  attempts.map((a) => `${a.outcome} (${(a.start / 1000).toFixed(2)}–${(a.end / 1000).toFixed(2)} s)`).join(', ');
+
+/** How many attempts had each outcome: `409 IDEMPOTENCY_CONFLICT×40 timeout×2`. */
+const tally = (attempts: Attempt[]): string => {
+  const n = new Map<string, number>();
+  for (const a of attempts) n.set(a.outcome, (n.get(a.outcome) ?? 0) + 1);
+  return [...n].map(([k, v]) => `${k}×${v}`).join(' ');
+};
+
 /** Answered and failed attempts per second over [from, to], and what the failures were. */
 export function timeline(attempts: Attempt[], from: number, to: number): string[] {
   const lines: string[] = [];
   for (let t = Math.floor(from / 1000) * 1000; t < to; t += 1000) {
     const inSecond = attempts.filter((a) => a.end >= t && a.end < t + 1000);
-    const kinds = new Map<string, number>();
-    for (const a of inSecond) if (!a.ok) kinds.set(a.outcome, (kinds.get(a.outcome) ?? 0) + 1);
-    lines.push(`${(t / 1000).toFixed(0).padStart(4)} s: ${inSecond.filter((a) => a.ok).length} answered, ${inSecond.length - inSecond.filter((a) => a.ok).length} failed ${[...kinds].map(([k, n]) => `${k}×${n}`).join(' ')}`);
+    const failed = inSecond.filter((a) => !a.ok);
+    lines.push(`${(t / 1000).toFixed(0).padStart(4)} s: ${inSecond.length - failed.length} answered, ${failed.length} failed ${tally(failed)}`);
   }
   return lines;
 }
