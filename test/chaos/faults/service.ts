@@ -50,8 +50,11 @@ export class ServiceProcess {
 
   start(): Promise<void> {
     const proc = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'src/main.ts'), this.command], {
-      cwd: PROJECT_ROOT, env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'],
+      cwd: PROJECT_ROOT, env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', process.env.CHAOS_SERVICE_LOG ? 'pipe' : 'ignore', 'pipe'],
     });
+    // The JSON log goes to stdout: kept beside stderr when asked for, else never read.
+    proc.stdout?.on('data', (chunk: Buffer) => appendFileSync(process.env.CHAOS_SERVICE_LOG!, chunk));
     proc.stderr!.on('data', (chunk: Buffer) => {
       if (process.env.CHAOS_SERVICE_LOG) appendFileSync(process.env.CHAOS_SERVICE_LOG, chunk);
       this.stderr.push(chunk.toString());
