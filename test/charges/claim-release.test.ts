@@ -38,6 +38,19 @@ const openClaims = async (key: string) => (await direct.query<{ n: number }>(
   'SELECT count(*)::int AS n FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND body IS NULL', [m.id, key],
 )).rows[0]!.n;
 
+/** The retry of a create whose request failed is served (a new charge) within 2 s, then replayed. */
+async function expectRetryServed(key: string): Promise<void> {
+  const since = Date.now();
+  let retry = await create(key);
+  while (retry.body?.error === 'IDEMPOTENCY_CONFLICT' && Date.now() - since < 2000) {
+    await new Promise((r) => setTimeout(r, 100));
+    retry = await create(key);
+  }
+  expect(retry.status, retry.raw).toBe(201);
+  expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  expect((await create(key)).headers['idempotent-replayed']).toBe('true');
+}
+
 it('the database lost while the PSP issues the code: the request fails, and once the database is back a retry is served within 2 s', async () => {
   psp.delayNext(COB, 1500);
   const first = create('cut-1');
@@ -51,16 +64,18 @@ it('the database lost while the PSP issues the code: the request fails, and once
   // the request's own release can free the key this soon.
   await new Promise((r) => setTimeout(r, 1500));
   proxy.restore();
-  const back = Date.now();
-  let retry = await create('cut-1');
-  while (retry.body?.error === 'IDEMPOTENCY_CONFLICT' && Date.now() - back < 2000) {
-    await new Promise((r) => setTimeout(r, 100));
-    retry = await create('cut-1');
-  }
-  expect(retry.status, retry.raw).toBe(201);
-  expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  await expectRetryServed('cut-1');
   expect((await direct.query('SELECT count(*)::int AS n FROM charges WHERE merchant_id = $1', [m.id])).rows[0].n).toBe(1);
-  expect((await create('cut-1')).headers['idempotent-replayed']).toBe('true');
+}, 30_000);
+
+it('the claim commits but its answer is lost with the connection (a failover cutting a commit): the request fails and frees the claim it never saw, and the retry is served', async () => {
+  const before = (await direct.query('SELECT count(*)::int AS n FROM charges WHERE merchant_id = $1', [m.id])).rows[0].n;
+  const lost = proxy.loseAnswerTo('claim_process) VALUES');
+  const failed = await create('lost-1');
+  await lost;
+  expect(failed.status, failed.raw).toBeGreaterThanOrEqual(500);
+  await expectRetryServed('lost-1');
+  expect((await direct.query('SELECT count(*)::int AS n FROM charges WHERE merchant_id = $1', [m.id])).rows[0].n).toBe(before + 1);
 }, 30_000);
 
 it('an error after the claim (the PSP refuses) frees the key before the answer leaves: the immediate retry is served', async () => {

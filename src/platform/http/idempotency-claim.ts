@@ -127,12 +127,28 @@ export class ClaimedKey implements TransactionHook<unknown> {
   }
 }
 
+/**
+ * The claim's insert, which may fail after it committed: a failover cuts the connection of a commit waiting
+ * for the standby, which already has it, so the claim is there though the request never saw it. Nothing
+ * would ever free it — its process lives and beats — and every retry would be IDEMPOTENCY_CONFLICT. So an
+ * insert that fails is released like a failed request's claim: the claim id is this attempt's own, and
+ * deleting it when the insert did not commit deletes nothing.
+ */
+async function insertClaimOrRelease(pool: pg.Pool, scope: ClaimScope, claim: Parameters<typeof insertClaim>[1]): Promise<boolean> {
+  try {
+    return await insertClaim(pool, claim);
+  } catch (err) {
+    await scope.process.release(claim);
+    throw err;
+  }
+}
+
 /** Claims the key, or throws the replay or conflict that what is stored under it means. */
 export async function claimKey(pool: pg.Pool, scope: ClaimScope): Promise<ClaimedKey> {
   const claimId = randomBytes(12).toString('base64url');
   const claim = { merchantId: scope.merchantId, callerId: scope.callerId, key: scope.key, hash: scope.hash, claimId, processId: scope.process.id };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await insertClaim(pool, claim)) return new ClaimedKey(scope, claimId);
+    if (await insertClaimOrRelease(pool, scope, claim)) return new ClaimedKey(scope, claimId);
     const stored = await findAnswer(pool, scope);
     const outcome = stored && (await scope.replayOrConflict(stored));
     if (outcome) throw outcome;
