@@ -1,5 +1,7 @@
 import type { Executor } from '../platform/db.js';
+import type { AmountBreakdown } from '../providers/port/cobv.port.js';
 import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
+import type { DueRules } from './charge-due-date.rules.js';
 
 /** Everything the API shows of a charge: the row, its customer, its split entries and its latest refund. */
 export interface ChargeViewRow {
@@ -16,6 +18,12 @@ export interface ChargeViewRow {
   end2end_id: string | null;
   fee: number;
   net_amount: number;
+  /** A due-date charge's terms (`YYYY-MM-DD`, the parser keeps a DATE as text), null on an immediate one. */
+  due_date: string | null;
+  days_after_due: number | null;
+  due_rules: DueRules | null;
+  paid_amount: number | null;
+  paid_breakdown: AmountBreakdown | null;
   split: SplitEntry[];
   cu_id: string | null;
   cu_name: string | null;
@@ -35,7 +43,7 @@ export interface ChargeViewRow {
 // The latest refund is the live one if any (at most one, by index), else the newest failed one.
 const view = (extra = '') => `
   SELECT ${extra}c.id, c.created_at, c.amount, charge_status(c.status, c.expires_at) AS status, c.txid, c.br_code, c.description, c.checkout_id,
-    c.expires_at, c.paid_at, c.end2end_id, c.fee, c.net_amount,
+    c.expires_at, c.paid_at, c.end2end_id, c.fee, c.net_amount, c.due_date, c.days_after_due, c.due_rules, c.paid_amount, c.paid_breakdown,
     coalesce((SELECT json_agg(json_build_object('merchantId', s.recipient_id, 'mode', s.mode, 'value', s.value, 'amount', s.amount)
                 ORDER BY s.position) FROM charge_splits s WHERE s.charge_id = c.id), '[]'::json) AS split,
     cu.id AS cu_id, cu.name AS cu_name, cu.tax_id AS cu_tax_id, cu.email AS cu_email, cu.phone AS cu_phone,

@@ -44,6 +44,15 @@ function largestDiscount(terms: DueDateTerms, today: CivilDate): bigint {
 }
 
 /**
+ * The smallest amount a payment can bring, from `today` on: V − rebate − the largest discount. The creation
+ * check keeps it above 0; the service also keeps it above the charge fee, which is computed on what is paid.
+ */
+export function smallestAmountDue(terms: DueDateTerms, today: CivilDate): number {
+  const rebate = duePartsOn(terms, today)?.rebate ?? 0n;
+  return Number(BigInt(terms.amount) - rebate - largestDiscount(terms, today));
+}
+
+/**
  * The creation check of due-date charges (docs/contract/due-date-charges.md#due-date-charges), beyond what
  * a schema can say: real dates, dueDate not before `today` (São Paulo), every value > 0, tiers dated on or before dueDate and distinct, rebate plus the
  * largest discount a payment can get from today to E below the amount, and the amount due on the last
