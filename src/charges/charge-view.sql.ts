@@ -1,7 +1,7 @@
 import type { Executor } from '../platform/db.js';
 import type { AmountBreakdown } from '../providers/port/cobv.port.js';
 import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
-import type { DueRules } from './charge-due-date.rules.js';
+import type { DueRules } from './due-date.rules.js';
 
 /** Everything the API shows of a charge: the row, its customer, its split entries and its latest refund. */
 export interface ChargeViewRow {
@@ -61,12 +61,15 @@ export interface PayableRow {
   /** The charge already paid by this end-to-end id, if any (a notification delivered again). */
   e2e_charge_id: string | null;
   /** The charge named; null when there is none (another merchant's, on a merchant's route). */
-  charge: (ChargeViewRow & { merchant_id: string }) | null;
+  charge: PayableCharge | null;
 }
+
+/** The view, its merchant, and the fee terms a due-date charge kept from its creation (its fee is on what is paid). */
+export type PayableCharge = ChargeViewRow & { merchant_id: string; fee_fixed: number | null; fee_bps: number | null };
 
 const PAYABLE = (key: 'id' | 'txid') => `
   SELECT (SELECT id FROM charges WHERE end2end_id = $3) AS e2e_charge_id, v.*
-  FROM (SELECT 1) one LEFT JOIN (${view('c.merchant_id, ')} WHERE c.${key} = $1 AND ($2::text IS NULL OR c.merchant_id = $2)) v ON true`;
+  FROM (SELECT 1) one LEFT JOIN (${view('c.merchant_id, c.fee_fixed, c.fee_bps, ')} WHERE c.${key} = $1 AND ($2::text IS NULL OR c.merchant_id = $2)) v ON true`;
 const PAYABLE_BY_ID = PAYABLE('id');
 const PAYABLE_BY_TXID = PAYABLE('txid');
 
@@ -75,8 +78,8 @@ export async function selectPayable(
   db: Executor, by: { txid: string } | { id: string; merchantId: string | null }, endToEndId: string,
 ): Promise<PayableRow> {
   const { rows } = 'txid' in by
-    ? await db.query<ChargeViewRow & { merchant_id: string; e2e_charge_id: string | null }>(PAYABLE_BY_TXID, [by.txid, null, endToEndId])
-    : await db.query<ChargeViewRow & { merchant_id: string; e2e_charge_id: string | null }>(PAYABLE_BY_ID, [by.id, by.merchantId, endToEndId]);
+    ? await db.query<PayableCharge & { e2e_charge_id: string | null }>(PAYABLE_BY_TXID, [by.txid, null, endToEndId])
+    : await db.query<PayableCharge & { e2e_charge_id: string | null }>(PAYABLE_BY_ID, [by.id, by.merchantId, endToEndId]);
   const { e2e_charge_id, ...charge } = rows[0]!;
   return { e2e_charge_id, charge: charge.id === null ? null : charge };
 }

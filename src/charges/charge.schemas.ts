@@ -12,7 +12,8 @@ const ChargeId = Type.String({ minLength: 1, maxLength: 64 });
 // Due-date charges (docs/contract/due-date-charges.md#due-date-charges). Values are cents or basis points up to what
 // BACEN's `\d{1,10}\.\d{2}` carries; "> 0", real dates and the rest are the creation check's
 // (due-date-check.rules.ts), which names the field as these schemas cannot.
-const CivilDateText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-12-10'] });
+/** A civil date `YYYY-MM-DD` (whether it is a real day is checked where the field is named). */
+export const CivilDateText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-12-10'] });
 const RuleValue = Type.Integer({ maximum: 999_999_999_999 });
 const FixedOrPercent = Type.Object({ mode: StringEnum(['FIXED', 'PERCENT'] as const), value: RuleValue });
 const InterestRule = Type.Object({

@@ -1,7 +1,7 @@
 import { SqlParams, type Executor, type Tx } from '../platform/db.js';
 import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
 import type { ChargeViewRow } from './charge-view.sql.js';
-import type { DueRules } from './charge-due-date.rules.js';
+import type { DueRules } from './due-date.rules.js';
 import type { AmountBreakdown } from '../providers/port/cobv.port.js';
 import { deliveriesDue } from '../events/event-fanout.sql.js';
 import { countPosting, postingError, postingSql, type Posting } from '../ledger/ledger.js';

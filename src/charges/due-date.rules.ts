@@ -47,6 +47,9 @@ export interface DueDateTerms {
   interest?: Interest | null;
 }
 
+/** The four rules of a charge, each as given or null (stored so in charges.due_rules). */
+export type DueRules = Pick<DueDateTerms, 'fine' | 'interest' | 'discount' | 'rebate'>;
+
 /** `{original, rebate, discount, fine, interest}` in cents: the provider port's shape (a PSP reports it too). */
 export type { AmountBreakdown };
 

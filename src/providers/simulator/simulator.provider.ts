@@ -4,14 +4,18 @@ import { simulatedCharges, simulatePayment, simulatorChargeTasks } from './sim-c
 import { simulatedPayouts, simulatorPayoutTasks } from './sim-payouts.provider.js';
 import { simulatedUnmatched, simulatorPixTasks } from './sim-pix.provider.js';
 import { simulatorMerchantRoutes } from './sim-merchant.routes.js';
+import { simulatorPayerRoutes } from './sim-payer.routes.js';
+import { payloadSigner } from './sim-payload.crypto.js';
 import { simulatorRoutes } from './simulator.routes.js';
 
 /**
- * The default provider: an embedded PIX network. Charges get a static BR Code; payments, refund
+ * The default provider: an embedded PIX network. Charges get a static BR Code (a due-date charge a dynamic
+ * one, whose payload the simulator serves as its PSP would: sim-cobv.provider.ts); payments, refund
  * results, payout results and disputes (MED) arrive when driven through /admin/simulator or after the
  * configured delays, through the same idempotent core functions a real PSP's notifications use.
  */
 export function createSimulator(rt: Runtime): PixProvider {
+  const signer = payloadSigner(rt);
   return {
     name: 'simulator',
     ...simulatedCharges(rt),
@@ -19,6 +23,6 @@ export function createSimulator(rt: Runtime): PixProvider {
     ...simulatedUnmatched(rt),
     simulatePayment: async (chargeId) => void (await simulatePayment(rt, chargeId)),
     tasks: () => ({ ...simulatorChargeTasks(rt), ...simulatorPayoutTasks(rt), ...simulatorPixTasks(rt) }),
-    routes: { merchant: simulatorMerchantRoutes(rt), admin: simulatorRoutes(rt) },
+    routes: { merchant: simulatorMerchantRoutes(rt), admin: simulatorRoutes(rt), payer: simulatorPayerRoutes(rt, signer) },
   };
 }
