@@ -22,7 +22,8 @@ const InterestRule = Type.Object({
 /** One object for the four modes: `tiers` for the *_UNTIL ones, `value` for the per-day ones (checked by the service). */
 const DiscountRule = Type.Object({
   mode: StringEnum(['FIXED_UNTIL', 'PERCENT_UNTIL', 'AMOUNT_PER_DAY_EARLY', 'PERCENT_PER_DAY_EARLY'] as const),
-  tiers: Type.Optional(Type.Array(Type.Object({ date: CivilDateText, value: RuleValue }), { maxItems: 3 })),
+  // 1 to 3 tiers: the creation check's (`discount.tiers: must have 1 to 3 tiers`), one message for both bounds.
+  tiers: Type.Optional(Type.Array(Type.Object({ date: CivilDateText, value: RuleValue }))),
   value: Type.Optional(RuleValue),
 });
 export type DiscountInput = Static<typeof DiscountRule>;
