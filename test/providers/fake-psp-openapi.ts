@@ -3,7 +3,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Ajv } from 'ajv';
+import AjvModule, { type Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { parse } from 'yaml';
@@ -64,8 +64,11 @@ export interface Conformance {
   checkRequest(req: ApiPixRequest, op: Operation): string[];
   /** Violations of an answer (status + JSON body) against the operation's declared responses. */
   checkResponse(op: Operation, status: number, body: unknown): string[];
-  /** An operation by its `METHOD /path` (the payload locations share paths with the API: `GET /cobv/{pixUrlAccessToken}`). */
-  operationNamed(name: string): Operation;
+  /**
+   * Violations of a value against one of the document's schemas (`CobVPayload`): for what is not a JSON answer of
+   * an operation, as the payload inside a location's JWS.
+   */
+  checkSchema(name: string, value: unknown): string[];
 }
 
 const describe = (errors: Array<{ instancePath?: string; message?: string; params?: unknown }> | null | undefined) =>
@@ -108,6 +111,19 @@ export function apiPixConformance(): Promise<Conformance> {
       },
     });
     await api.init();
+    // The document's schemas on their own, with the same readings and formats as the operations'.
+    let ajv: Ajv | null = null;
+    const schemaValidator = () => {
+      if (!ajv) {
+        ajv = new AjvModule.default({ strict: false, allErrors: true });
+        addFormats.default(ajv, ['date-time', 'date', 'email']);
+        ajv.addFormat('uri', true);
+        ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+        ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+        ajv.addSchema({ components: definition.components }, 'bacen');
+      }
+      return ajv;
+    };
     // Validators compile on first use (seconds for this document on a busy machine): the operations the
     // adapter uses are compiled here, so no answer of the fake is slowed past the adapter's timeout.
     const used: Array<[string, string]> = [['PUT', '/cob/{txid}'], ['PUT', '/cobv/{txid}'], ['GET', '/pix'], ['GET', '/pix/{e2eid}'], ['PUT', '/pix/{e2eid}/devolucao/{id}'], ['GET', '/pix/{e2eid}/devolucao/{id}']];
@@ -122,10 +138,10 @@ export function apiPixConformance(): Promise<Conformance> {
         const result = api.validateRequest({ method: req.method, path: req.path, headers: req.headers, query: req.query, body: req.body }, op);
         return result.valid ? [] : describe(result.errors as never);
       },
-      operationNamed: (name) => {
-        const op = api.getOperation(name);
-        if (!op) throw new Error(`no operation ${name} in BACEN's document`);
-        return op;
+      checkSchema: (name, value) => {
+        const validate = schemaValidator().getSchema(`bacen#/components/schemas/${name}`);
+        if (!validate) throw new Error(`no schema ${name} in BACEN's document`);
+        return validate(value) ? [] : describe(validate.errors as never);
       },
       checkResponse: (op, status, body) => {
         const declared = Object.keys(op.responses ?? {});
