@@ -86,7 +86,7 @@ export function bacenAnswer(state: BacenState, req: ApiPixRequest): Answer | nul
     const cobv = {
       ...body, txid, revisao: 0, status: 'ATIVA',
       calendario: { criacao: now, ...body.calendario, validadeAposVencimento: body.calendario.validadeAposVencimento ?? 30 },
-      loc: { id: state.cobs.size + 1, location, tipoCob: 'cobv', criacao: now },
+      loc: { id: state.cobs.size + 1, txid, location, tipoCob: 'cobv', criacao: now },
       location,
       // The PSP's own client, as it registered with it.
       recebedor: { cnpj: '56989000019533', nome: 'Empresa de Logistica SA', logradouro: 'Rua 15 Numero 1200', cidade: 'Sao Paulo', uf: 'SP', cep: '70800100' },
