@@ -77,6 +77,8 @@ beforeAll(async () => {
       },
       'PATCH /admin/merchants/{id}': { userName: 'fuzz', suspended: false, kyc: { status: 'APPROVED', tradeName: 'Fuzz' }, pixKey: { type: 'EMAIL', key: 'fuzz@example.com' }, minTicket: 100 },
       'POST /admin/simulator/charges/{id}/pay': { payer: { name: 'Payer', taxId: '52998224725' } },
+      // `date` is a due-date charge's (docs/contract/due-date-charges.md#simulator); the pending charge is immediate.
+      'POST /transparents/simulate-payment': {},
       'POST /admin/simulator/disputes/{id}/resolve': { outcome: 'REJECTED' },
       'POST /admin/disputes/{id}/resolve': { outcome: 'REJECTED' },
       'POST /admin/simulator/refunds/{id}/fail': { reason: 'fuzz' },
