@@ -42,7 +42,7 @@ function discountOf(d: DiscountInput): Discount {
 
 /**
  * The due-date part of `POST /transparents/create` (docs/contract/due-date-charges.md#creating), checked after
- * the amount, the customer and the split: null for an immediate charge, which may not carry its fields.
+ * the amount and the customer's lookup, before the split: null for an immediate charge, which may not carry its fields.
  * `today` is the São Paulo date the request arrived on.
  */
 export function dueDateCreate(
@@ -53,10 +53,6 @@ export function dueDateCreate(
     if (stray) throw validationError(stray, 'only with dueDate');
     return null;
   }
-  if (input.expiresIn !== undefined) throw validationError('expiresIn', 'not allowed with dueDate (a due-date charge expires after its last day to pay)');
-  if (input.split !== undefined && input.split.length > 0) throw validationError('split', 'not allowed with dueDate');
-  if (!customer) throw validationError('customerId', 'required with dueDate (the payer BACEN requires)');
-  if (!customer.name || !customer.tax_id) throw validationError('customerId', 'the customer needs a name and a taxId for a due-date charge');
   const terms: DueDateTerms = {
     amount: input.amount,
     dueDate: input.dueDate,
@@ -66,8 +62,13 @@ export function dueDateCreate(
     discount: input.discount ? discountOf(input.discount) : null,
     rebate: input.rebate ? { mode: input.rebate.mode, value: input.rebate.value } : null,
   };
+  // The terms first, then what a due-date charge may not carry or must have.
   const problem = checkDueDateTerms(terms, today);
   if (problem) throw validationError(problem.field, problem.reason);
+  if (input.expiresIn !== undefined) throw validationError('expiresIn', 'not allowed with dueDate (a due-date charge expires after its last day to pay)');
+  if (input.split !== undefined && input.split.length > 0) throw validationError('split', 'not allowed with dueDate');
+  if (!customer) throw validationError('customerId', 'required with dueDate (the payer BACEN requires)');
+  if (!customer.name || !customer.tax_id) throw validationError('customerId', 'the customer needs a name and a taxId for a due-date charge');
   // The fee is taken from what is paid: even the smallest payment must cover it.
   const smallest = smallestAmountDue(terms, today);
   const fee = chargeFee(merchant, smallest);
