@@ -358,3 +358,18 @@ describe('the money of a payment', () => {
     });
   });
 });
+
+describe('the rest of the charge machinery', () => {
+  it('an Idempotency-Key replays the due-date charge; a PIX the simulated network receives for its txid is credited at its amount', async () => {
+    const body = { method: 'PIX', amount: 100_000, customerId: cust, dueDate: D0, rebate: { mode: 'FIXED', value: 500 } };
+    const headers = { 'idempotency-key': `due-${D0}-${Math.random()}` };
+    const first = await t.request('POST', '/transparents/create', { key: m.key, body, headers });
+    const again = await t.request('POST', '/transparents/create', { key: m.key, body, headers });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    // R$ 995,00 today: the amount of today's rules, so its parts are today's
+    const received = await t.admin('POST', '/admin/simulator/pix', { amount: 99_500, txid: first.body.data.txid });
+    expect(received.body.data).toMatchObject({ result: 'CREDITED', charge: { id: first.body.data.id, paidAmount: 99_500, paidBreakdown: parts({ rebate: 500 }) } });
+    await t.assertLedger();
+  });
+});
