@@ -57,6 +57,11 @@ export interface PixProvider {
    * reaches (the payment page's test button, docs/contract/checkouts.md#payment-page). A real PSP has none.
    */
   simulatePayment?(chargeId: string): Promise<void>;
+  /**
+   * Run by `serve` and `api` once the database is migrated, before serving: what the provider keeps in the
+   * database and needs at hand (the simulator: the key that signs its payer-side payloads, made at first start).
+   */
+  prepare?(): Promise<void>;
   /** Background tasks of the provider itself (the simulator's delayed settlements, a PSP's polling). */
   tasks?(): TaskList;
   /** Queues the provider's own periodic jobs at worker start (api-pix: the reconciliation sweep). */

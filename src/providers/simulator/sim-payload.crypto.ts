@@ -6,9 +6,10 @@ import { insertPayloadKey, selectPayloadKey } from './sim-payload-key.sql.js';
 /**
  * The payer-side payloads a PSP serves at a location are JWS (BACEN's Manual de Segurança do Pix): the
  * payer's bank fetches the key set named by the header's `jku` and checks the signature before it shows the
- * charge. The simulator plays that PSP with one PS256 key, made the first time it is needed, kept in the
- * database (the private half sealed with ENCRYPTION_KEY), so every process signs with it and a payer's bank
- * that cached the key set keeps verifying after a restart. Every payload kind (`cobv`, `rec`) signs here.
+ * charge. The simulator plays that PSP with one PS256 key, made at the first start of `serve` or `api` (the
+ * provider's `prepare`; or the first time a process needs it, as test processes do) and kept in the database
+ * (the private half sealed with ENCRYPTION_KEY), so every process signs with it and a payer's bank that cached
+ * the key set keeps verifying after a restart. Every payload kind (`cobv`, `rec`) signs here.
  */
 
 const ALG = 'PS256';

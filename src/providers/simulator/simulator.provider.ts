@@ -22,6 +22,8 @@ export function createSimulator(rt: Runtime): PixProvider {
     ...simulatedPayouts(rt),
     ...simulatedUnmatched(rt),
     simulatePayment: async (chargeId) => void (await simulatePayment(rt, chargeId)),
+    // The payload signing key is made at first start and kept (docs/contract/due-date-charges.md#payer-payload).
+    prepare: async () => void (await signer.jwks()),
     tasks: () => ({ ...simulatorChargeTasks(rt), ...simulatorPayoutTasks(rt), ...simulatorPixTasks(rt) }),
     routes: { merchant: simulatorMerchantRoutes(rt), admin: simulatorRoutes(rt), payer: simulatorPayerRoutes(rt, signer) },
   };
