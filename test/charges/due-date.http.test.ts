@@ -284,9 +284,8 @@ describe('the last day to pay', () => {
     const expired = async () => (await events(t, m.id, 'CHARGE_EXPIRED')).filter((e) => e.data.id === c.id);
     for (let i = 0; i < 100 && (await expired()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect((await expired())[0]!.data).toMatchObject({ id: c.id, status: 'EXPIRED', dueDate: addDays(D0, -60) });
-    const refused = await payOn(t, c.id);
-    expectError(refused, 400, 'INVALID_STATE');
-    expect(refused.body.message).toMatch(new RegExp(`^Charge cannot be paid on ${today()}: its last day to pay is \\d{4}-\\d\\d-\\d\\d$`));
+    // Its payer's bank refuses an expired code, whatever the day asked for
+    expectError(await payOn(t, c.id), 400, 'INVALID_STATE', 'Charge is EXPIRED; only a PENDING charge can be paid');
     expectError(await payOn(t, c.id, addDays(D0, -60)), 400, 'INVALID_STATE', 'Charge is EXPIRED; only a PENDING charge can be paid');
   });
 
