@@ -92,8 +92,8 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
   const app = await createHttpServer(config, pool, {
     logStream,
     scraped: scrapedGauges,
-    // An invitation token in the path is a credential: never logged.
-    secretPath: /^(\/auth\/invitations|\/dashboard\/invite)\/[^/]+/,
+    // An invitation token in the path is a credential, a payload location's token a capability: never logged.
+    secretPath: /^(\/auth\/invitations|\/dashboard\/invite|\/pix\/v2\/cobv)\/[^/]+/,
   });
   // The merchant dashboard (web/): static files at /dashboard, outside the API's auth and OpenAPI document.
   await app.register(dashboardRoutes());
@@ -147,6 +147,9 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
 
   // The PSP's notifications: outside the merchant and operator scopes, authenticated by their own token.
   if (provider.routes?.public) await app.register(provider.routes.public, { prefix: `/providers/${provider.name}` });
+
+  // What a payer's bank fetches from the PSP (the simulator's payload locations): open, at the root.
+  if (provider.routes?.payer) await app.register(provider.routes.payer);
 
   return app;
 }

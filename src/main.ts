@@ -55,6 +55,7 @@ async function main(argv: string[]): Promise<void> {
 
     // Any mix of serve/api/worker on one database (docs/contract/running.md#processes): jobs are taken with row locks and
     // every periodic job is queued under one job key, so a second worker adds no second copy of it.
+    if (command !== 'worker') await rt.provider.prepare?.();
     const worker = command === 'api' ? null : await runWorker(rt);
     if (worker) stops.push(() => worker.stop());
     const http = command !== 'worker' ? await buildHttp(rt) : config.metricsPort ? await buildOpsServer(config, db.pool, scrapedGauges) : null;

@@ -6,6 +6,7 @@ import type { PaymentNotification } from '../providers/port/provider.port.js';
 import type { Runtime } from '../runtime.js';
 import type { Charge } from './charge.schemas.js';
 import { paymentPosting } from './charge.ledger.js';
+import { dueDatePayment } from './charge-due-date.rules.js';
 import { payCharge } from './charge.sql.js';
 import { selectPayable } from './charge-view.sql.js';
 import { loadCharge, toCharge } from './charge.view.js';
@@ -24,6 +25,8 @@ export interface ReceiveOptions {
 export type Payment = Omit<PaymentNotification, 'txid' | 'amount'> & {
   charge: { txid: string } | { id: string; merchantId: string | null };
   amount?: number;
+  /** The simulated payer's day of payment (`YYYY-MM-DD`; a due-date charge's only: docs/contract/due-date-charges.md#simulator). */
+  day?: string;
 };
 
 /** A read and a write: the write finds the charge as read, or the read is made again (bounded, against a livelock). */
@@ -61,10 +64,16 @@ async function pay(rt: Runtime, p: Payment, opts: ReceiveOptions, tx: Executor |
       throw new AppError('INVALID_STATE', `Charge is ${row.status}; only a PENDING charge can be paid`);
     }
     if (row.end2end_id !== null || (row.status !== 'PENDING' && row.status !== 'EXPIRED')) return toCharge(row, { phone: true });
-    const amount = p.amount ?? row.amount;
-    if (amount !== row.amount) throw validationError('amount', `must equal the charge amount (${row.amount})`);
+    // A due-date charge is credited what arrived, its fee taken from that (docs/contract/due-date-charges.md#payment).
+    const due = dueDatePayment(row, p);
+    const paidAt = due?.paidAt ?? p.paidAt;
+    if (!due && (p.amount ?? row.amount) !== row.amount) throw validationError('amount', `must equal the charge amount (${row.amount})`);
+    const money = due && { amount: due.paid.paidAmount, fee: due.paid.fee, net_amount: due.paid.netAmount };
 
-    const paid = toCharge({ ...row, status: 'PAID', paid_at: p.paidAt, end2end_id: p.endToEndId }, { phone: true });
+    const paid = toCharge({
+      ...row, status: 'PAID', paid_at: paidAt, end2end_id: p.endToEndId,
+      ...(due && { fee: due.paid.fee, net_amount: due.paid.netAmount, paid_amount: due.paid.paidAmount, paid_breakdown: due.paid.paidBreakdown }),
+    }, { phone: true });
     const splits = paid.split.map((s) => ({ recipient_id: s.merchantId, amount: s.amount }));
     const events = eventCtes([
       { merchantId: row.merchant_id, type: 'CHARGE_PAID', data: paid },
@@ -76,8 +85,8 @@ async function pay(rt: Runtime, p: Payment, opts: ReceiveOptions, tx: Executor |
       })),
     ], { from: 'paid' });
     const write = (w: Executor) => payCharge(w, {
-      chargeId: row.id, paidAt: p.paidAt, endToEndId: p.endToEndId, payerName: p.payer?.name ?? null, payerTaxId: p.payer?.taxId ?? null,
-      onlyPending: opts.onlyPending ?? false, events, posting: paymentPosting(row, splits),
+      chargeId: row.id, paidAt, endToEndId: p.endToEndId, payerName: p.payer?.name ?? null, payerTaxId: p.payer?.taxId ?? null,
+      onlyPending: opts.onlyPending ?? false, events, posting: paymentPosting({ ...row, ...money }, splits), due: due?.paid ?? null,
     });
     try {
       if (await (tx ? write(tx) : withStatement(rt.pool, write))) return paid;

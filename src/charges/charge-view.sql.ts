@@ -1,5 +1,7 @@
 import type { Executor } from '../platform/db.js';
+import type { AmountBreakdown } from '../providers/port/cobv.port.js';
 import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
+import type { DueRules } from './due-date.rules.js';
 
 /** Everything the API shows of a charge: the row, its customer, its split entries and its latest refund. */
 export interface ChargeViewRow {
@@ -16,6 +18,12 @@ export interface ChargeViewRow {
   end2end_id: string | null;
   fee: number;
   net_amount: number;
+  /** A due-date charge's terms (`YYYY-MM-DD`, the parser keeps a DATE as text), null on an immediate one. */
+  due_date: string | null;
+  days_after_due: number | null;
+  due_rules: DueRules | null;
+  paid_amount: number | null;
+  paid_breakdown: AmountBreakdown | null;
   split: SplitEntry[];
   cu_id: string | null;
   cu_name: string | null;
@@ -35,7 +43,7 @@ export interface ChargeViewRow {
 // The latest refund is the live one if any (at most one, by index), else the newest failed one.
 const view = (extra = '') => `
   SELECT ${extra}c.id, c.created_at, c.amount, charge_status(c.status, c.expires_at) AS status, c.txid, c.br_code, c.description, c.checkout_id,
-    c.expires_at, c.paid_at, c.end2end_id, c.fee, c.net_amount,
+    c.expires_at, c.paid_at, c.end2end_id, c.fee, c.net_amount, c.due_date, c.days_after_due, c.due_rules, c.paid_amount, c.paid_breakdown,
     coalesce((SELECT json_agg(json_build_object('merchantId', s.recipient_id, 'mode', s.mode, 'value', s.value, 'amount', s.amount)
                 ORDER BY s.position) FROM charge_splits s WHERE s.charge_id = c.id), '[]'::json) AS split,
     cu.id AS cu_id, cu.name AS cu_name, cu.tax_id AS cu_tax_id, cu.email AS cu_email, cu.phone AS cu_phone,
@@ -53,12 +61,15 @@ export interface PayableRow {
   /** The charge already paid by this end-to-end id, if any (a notification delivered again). */
   e2e_charge_id: string | null;
   /** The charge named; null when there is none (another merchant's, on a merchant's route). */
-  charge: (ChargeViewRow & { merchant_id: string }) | null;
+  charge: PayableCharge | null;
 }
+
+/** The view, its merchant, and the fee terms a due-date charge kept from its creation (its fee is on what is paid). */
+export type PayableCharge = ChargeViewRow & { merchant_id: string; fee_fixed: number | null; fee_bps: number | null };
 
 const PAYABLE = (key: 'id' | 'txid') => `
   SELECT (SELECT id FROM charges WHERE end2end_id = $3) AS e2e_charge_id, v.*
-  FROM (SELECT 1) one LEFT JOIN (${view('c.merchant_id, ')} WHERE c.${key} = $1 AND ($2::text IS NULL OR c.merchant_id = $2)) v ON true`;
+  FROM (SELECT 1) one LEFT JOIN (${view('c.merchant_id, c.fee_fixed, c.fee_bps, ')} WHERE c.${key} = $1 AND ($2::text IS NULL OR c.merchant_id = $2)) v ON true`;
 const PAYABLE_BY_ID = PAYABLE('id');
 const PAYABLE_BY_TXID = PAYABLE('txid');
 
@@ -67,8 +78,8 @@ export async function selectPayable(
   db: Executor, by: { txid: string } | { id: string; merchantId: string | null }, endToEndId: string,
 ): Promise<PayableRow> {
   const { rows } = 'txid' in by
-    ? await db.query<ChargeViewRow & { merchant_id: string; e2e_charge_id: string | null }>(PAYABLE_BY_TXID, [by.txid, null, endToEndId])
-    : await db.query<ChargeViewRow & { merchant_id: string; e2e_charge_id: string | null }>(PAYABLE_BY_ID, [by.id, by.merchantId, endToEndId]);
+    ? await db.query<PayableCharge & { e2e_charge_id: string | null }>(PAYABLE_BY_TXID, [by.txid, null, endToEndId])
+    : await db.query<PayableCharge & { e2e_charge_id: string | null }>(PAYABLE_BY_ID, [by.id, by.merchantId, endToEndId]);
   const { e2e_charge_id, ...charge } = rows[0]!;
   return { e2e_charge_id, charge: charge.id === null ? null : charge };
 }

@@ -7,8 +7,12 @@ import type { ChargeCreate, SplitEntry } from './charge.schemas.js';
 /** floor(n / d) for non-negative integers, exact: no floating-point division is involved. */
 const floorDiv = (n: number, d: number) => (n - (n % d)) / d;
 
-/** docs/contract/charges.md#charge-fee: chargeFeeFixed + floor(amount × chargeFeeBps / 10000). */
-export const chargeFee = (m: MerchantRow, amount: number) => m.charge_fee_fixed + floorDiv(amount * m.charge_fee_bps, 10_000);
+/**
+ * docs/contract/charges.md#charge-fee: chargeFeeFixed + floor(amount × chargeFeeBps / 10000) — the merchant's terms
+ * now, or those a due-date charge kept from its creation for the amount it is paid.
+ */
+export const chargeFee = (m: Pick<MerchantRow, 'charge_fee_fixed' | 'charge_fee_bps'>, amount: number) =>
+  m.charge_fee_fixed + floorDiv(amount * m.charge_fee_bps, 10_000);
 
 /** docs/contract/charges.md#charges: a charge needs the merchant's KYC approved and a PIX key on file. */
 export function assertCanCharge(m: MerchantRow): void {

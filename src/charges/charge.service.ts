@@ -1,3 +1,4 @@
+import { saoPauloDate } from '../calendar/index.js';
 import { selectActiveCustomer } from '../customers/customer.sql.js';
 import { eventCtes } from '../events/event.sql.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
@@ -10,6 +11,7 @@ import { keysetPage, type Page, type PageRequest } from '../platform/pagination.
 import type { Runtime } from '../runtime.js';
 import type { Charge, ChargeCreate, ChargeListFilters, ChargeWithImage } from './charge.schemas.js';
 import { assertCanCharge, chargeFee, checkTicket, netAmount, resolveSplit } from './charge.rules.js';
+import { dueDateCreate } from './charge-due-date.rules.js';
 import { insertCharge, type NewCharge } from './charge.sql.js';
 import { listChargesQuery, type ChargeViewRow } from './charge-view.sql.js';
 import { insertedChargeView, loadCharge, toCharge, withImage } from './charge.view.js';
@@ -44,26 +46,35 @@ export async function createCharge<T>(
   const fee = chargeFee(merchant, input.amount);
   const customer = input.customerId === undefined ? undefined : await selectActiveCustomer(rt.pool, merchant.id, input.customerId);
   if (input.customerId !== undefined && !customer) throw validationError('customerId', 'not found');
+  const due = dueDateCreate(input, merchant, customer, saoPauloDate(new Date()));
   const split = await resolveSplit(rt.pool, merchant.id, input.amount, input.split ?? []);
   const net = netAmount(input.amount, fee, split);
   return withClaim(rt.pool, idempotency, async (hook?: TransactionHook<T | ChargeWithImage>) => {
     const id = newId('chg');
-    const expiresIn = input.expiresIn ?? DEFAULT_EXPIRES_IN;
+    // A due-date charge lasts to the end of its last day to pay (docs/contract/due-date-charges.md#dates).
+    const expiresIn = due ? Math.ceil((due.expiresAt.getTime() - Date.now()) / 1000) : input.expiresIn ?? DEFAULT_EXPIRES_IN;
     const description = input.description ?? null;
     const issued = await rt.provider
       .createCharge({
         chargeId: id, amount: input.amount, expiresIn, description,
         merchant: { pixKey: merchant.pix_key!, name: storeName(merchant) ?? merchant.user_name, city: merchant.city },
+        ...(due && { dueDate: due.provider }),
       })
       .catch(() => { throw new AppError('PROVIDER_ERROR', 'The PIX provider could not issue the charge; nothing was created'); });
+    const dueRow = due && {
+      due_date: due.terms.dueDate, days_after_due: due.terms.daysAfterDue, fee_fixed: due.feeFixed, fee_bps: due.feeBps, expires_at: due.expiresAt,
+      due_rules: { fine: due.terms.fine ?? null, interest: due.terms.interest ?? null, discount: due.terms.discount ?? null, rebate: due.terms.rebate ?? null },
+    };
     const charge: NewCharge = {
       id, merchant_id: merchant.id, customer_id: input.customerId ?? null, checkout_id: owner?.checkoutId ?? null, amount: input.amount, txid: issued.txid,
-      br_code: issued.brCode, description, fee, net_amount: net, expires_in: expiresIn,
+      br_code: issued.brCode, description, fee, net_amount: net, expires_in: expiresIn, due: dueRow,
     };
     // The event's data is the view the insert will return; only its two timestamps come from SQL.
     const pending = insertedChargeView({
       id, amount: input.amount, status: 'PENDING', txid: issued.txid, br_code: issued.brCode, description, checkout_id: charge.checkout_id, fee, net_amount: net,
       created_at: new Date(0), expires_at: new Date(0), paid_at: null, end2end_id: null,
+      due_date: dueRow?.due_date ?? null, days_after_due: dueRow?.days_after_due ?? null, due_rules: dueRow?.due_rules ?? null,
+      paid_amount: null, paid_breakdown: null,
     }, split, customer);
     const event = eventCtes([{ merchantId: merchant.id, type: 'CHARGE_CREATED', data: toCharge(pending, { phone: true }) }],
       { from: 'charge c', times: { createdAt: 'c.created_at', expiresAt: 'c.expires_at' } });

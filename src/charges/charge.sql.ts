@@ -1,6 +1,8 @@
 import { SqlParams, type Executor, type Tx } from '../platform/db.js';
 import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
 import type { ChargeViewRow } from './charge-view.sql.js';
+import type { DueRules } from './due-date.rules.js';
+import type { AmountBreakdown } from '../providers/port/cobv.port.js';
 import { deliveriesDue } from '../events/event-fanout.sql.js';
 import { countPosting, postingError, postingSql, type Posting } from '../ledger/ledger.js';
 
@@ -23,6 +25,14 @@ export interface ChargeRow {
   paid_at: Date | null;
   end2end_id: string | null;
   created_at: Date;
+  /** A due-date charge's terms (docs/contract/due-date-charges.md#due-date-charges); null on an immediate charge. */
+  due_date: string | null;
+  days_after_due: number | null;
+  due_rules: DueRules | null;
+  /** The merchant's fee terms at creation, for the fee on the amount a due-date charge is paid. */
+  fee_fixed: number | null;
+  fee_bps: number | null;
+  paid_amount: number | null;
 }
 
 export interface SplitRow {
@@ -34,11 +44,14 @@ export type NewCharge = Pick<ChargeRow,
   'id' | 'merchant_id' | 'customer_id' | 'checkout_id' | 'amount' | 'txid' | 'br_code' | 'description' | 'fee' | 'net_amount'> & {
   /** Seconds from creation: expires_at = created_at + expires_in exactly, both from the transaction's now_ms(). */
   expires_in: number;
+  /** A due-date charge: its terms, and its expiresAt (the end of its last day to pay) instead of expires_in. */
+  due: { due_date: string; days_after_due: number; due_rules: DueRules; fee_fixed: number; fee_bps: number; expires_at: Date } | null;
 };
 
 /** The columns of the view (charge-view.sql.ts) that come from the charges row itself. */
 export type InsertedCharge = Pick<ChargeViewRow,
-  'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'checkout_id' | 'expires_at' | 'paid_at' | 'end2end_id' | 'fee' | 'net_amount'>;
+  'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'checkout_id' | 'expires_at' | 'paid_at' | 'end2end_id' | 'fee' | 'net_amount'
+  | 'due_date' | 'days_after_due' | 'due_rules' | 'paid_amount' | 'paid_breakdown'>;
 
 /**
  * A charge, its split entries and its CHARGE_CREATED event (`event`: event.sql.ts eventCtes over the
@@ -51,13 +64,17 @@ export async function insertCharge(
   const p = new SqlParams();
   const id = p.add(c.id);
   const merchant = p.add(c.merchant_id);
+  const terms = c.due;
   const { rows } = await db.query<InsertedCharge & { due: number }>(
     `WITH charge AS (
-       INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at, checkout_id)
+       INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at, checkout_id${terms ? `,
+         due_date, days_after_due, due_rules, fee_fixed, fee_bps` : ''})
        VALUES (${id}, ${merchant}, ${p.add(c.customer_id)}, ${p.add(c.amount)}, ${p.add(c.txid)}, ${p.add(c.br_code)}, ${p.add(c.description)},
-         ${p.add(c.fee)}, ${p.add(c.net_amount)}, now_ms() + make_interval(secs => ${p.add(c.expires_in)}), ${p.add(c.checkout_id)})
+         ${p.add(c.fee)}, ${p.add(c.net_amount)}, ${terms ? `${p.add(terms.expires_at)}::timestamptz` : `now_ms() + make_interval(secs => ${p.add(c.expires_in)})`},
+         ${p.add(c.checkout_id)}${terms ? `, ${p.add(terms.due_date)}::date, ${p.add(terms.days_after_due)}, ${p.add(JSON.stringify(terms.due_rules))}::jsonb,
+         ${p.add(terms.fee_fixed)}, ${p.add(terms.fee_bps)}` : ''})
        RETURNING id, created_at, amount, charge_status(status, expires_at) AS status, txid, br_code, description, checkout_id,
-         expires_at, paid_at, end2end_id, fee, net_amount),
+         expires_at, paid_at, end2end_id, fee, net_amount, due_date, days_after_due, due_rules, paid_amount, paid_breakdown),
      splits AS (
        INSERT INTO charge_splits (charge_id, merchant_id, position, recipient_id, mode, value, amount)
        SELECT ${id}, ${merchant}, s.ord - 1, s.recipient, s.mode, s.value, s.amount
@@ -106,6 +123,16 @@ export interface PaymentWrite {
   /** The events it causes, their data as the read before this statement showed them after the payment. */
   events: { render(params: SqlParams): string };
   posting: Posting;
+  /** A due-date charge's payment: what was paid, its parts, and the fee and net on it (docs/contract/due-date-charges.md#payment). */
+  due: DueDatePaid | null;
+}
+
+/** What a due-date charge's payment records beside PAID: the amount paid, its parts, and the fee and net on it. */
+export interface DueDatePaid {
+  paidAmount: number;
+  paidBreakdown: AmountBreakdown;
+  fee: number;
+  netAmount: number;
 }
 
 /**
@@ -120,7 +147,8 @@ export async function payCharge(db: Executor, w: PaymentWrite): Promise<boolean>
   const { rows } = await db.query<{ paid: number; due: number }>(
     `WITH paid AS (
        UPDATE charges SET status = 'PAID', paid_at = date_trunc('milliseconds', ${p.add(w.paidAt)}::timestamptz), end2end_id = ${p.add(w.endToEndId)},
-         payer_name = ${p.add(w.payerName)}, payer_tax_id = ${p.add(w.payerTaxId)}
+         payer_name = ${p.add(w.payerName)}, payer_tax_id = ${p.add(w.payerTaxId)}${w.due ? `, paid_amount = ${p.add(w.due.paidAmount)},
+         paid_breakdown = ${p.add(JSON.stringify(w.due.paidBreakdown))}::jsonb, fee = ${p.add(w.due.fee)}, net_amount = ${p.add(w.due.netAmount)}` : ''}
        WHERE id = ${p.add(w.chargeId)} AND end2end_id IS NULL AND status IN ('PENDING', 'EXPIRED')
          AND (NOT ${p.add(w.onlyPending)}::boolean OR charge_status(status, expires_at) = 'PENDING')
        RETURNING id),

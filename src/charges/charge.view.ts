@@ -1,9 +1,12 @@
+import { saoPauloDate } from '../calendar/index.js';
 import { qrPngDataUrl } from '../pix/index.js';
 import type { Executor } from '../platform/db.js';
 import type { CustomerRow } from '../customers/customer.sql.js';
 import type { Charge, ChargeWithImage, Refund, SplitEntry } from './charge.schemas.js';
 import type { InsertedCharge } from './charge.sql.js';
 import { selectChargeView, type ChargeViewRow } from './charge-view.sql.js';
+import { termsOfCharge } from './charge-due-date.rules.js';
+import { amountDue } from './due-date.rules.js';
 
 function toRefund(row: ChargeViewRow): Refund | null {
   if (!row.r_id) return null;
@@ -21,7 +24,7 @@ function toRefund(row: ChargeViewRow): Refund | null {
 export function toCharge(row: ChargeViewRow, opts: { phone: boolean }): Charge {
   const paid = row.paid_at !== null;
   const refund = toRefund(row);
-  return {
+  const charge: Omit<Charge, 'amountDue' | 'breakdown'> = {
     id: row.id,
     amount: row.amount,
     status: row.status,
@@ -42,7 +45,26 @@ export function toCharge(row: ChargeViewRow, opts: { phone: boolean }): Charge {
     fee: paid ? row.fee : null,
     netAmount: paid ? row.net_amount : null,
     ...(refund && { refund }),
+    dueDate: row.due_date,
+    daysAfterDue: row.days_after_due,
+    fine: row.due_rules?.fine ?? null,
+    interest: row.due_rules?.interest ?? null,
+    discount: row.due_rules?.discount ?? null,
+    rebate: row.due_rules?.rebate ?? null,
+    paidAmount: row.paid_amount,
+    paidBreakdown: row.paid_breakdown,
   };
+  return { ...charge, ...amountDueToday(charge) };
+}
+
+/**
+ * `amountDue` and `breakdown` as of today in São Paulo (docs/contract/due-date-charges.md#charge-object): a
+ * due-date charge that can still be paid (PENDING, today ≤ its last day to pay); null on every other.
+ */
+function amountDueToday(charge: Omit<Charge, 'amountDue' | 'breakdown'>): Pick<Charge, 'amountDue' | 'breakdown'> {
+  const terms = termsOfCharge(charge);
+  const due = terms && charge.status === 'PENDING' ? amountDue(terms, saoPauloDate(new Date())) : null;
+  return { amountDue: due?.amountDue ?? null, breakdown: due?.breakdown ?? null };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isCivilDate, type CivilDate } from '../calendar/index.js';
+import { daysBetween, isCivilDate, type CivilDate } from '../calendar/index.js';
 import { duePartsOn, effectiveDueDate, lastDayToPay, totalOf, type DueDateTerms } from './due-date.rules.js';
 
 /** A refused field: the API answers `VALIDATION_ERROR` with `<field>: <reason>`. */
@@ -6,6 +6,12 @@ export interface TermsProblem {
   field: string;
   reason: string;
 }
+
+/**
+ * How far ahead a due date may lie: ten years of days. Not BACEN's rule but the calendar's bound — a date near
+ * 9999-12-31 would push E, L and expiresAt past the last date there is.
+ */
+export const MAX_DAYS_AHEAD = 3653;
 
 /** The most BACEN's money text `\d{1,10}\.\d{2}` can carry, in cents: the amount due must fit in it. */
 export const MAX_BACEN_CENTS = 999_999_999_999;
@@ -44,14 +50,24 @@ function largestDiscount(terms: DueDateTerms, today: CivilDate): bigint {
 }
 
 /**
+ * The smallest amount a payment can bring, from `today` on: V − rebate − the largest discount. The creation
+ * check keeps it above 0; the service also keeps it above the charge fee, which is computed on what is paid.
+ */
+export function smallestAmountDue(terms: DueDateTerms, today: CivilDate): number {
+  const rebate = duePartsOn(terms, today)?.rebate ?? 0n;
+  return Number(BigInt(terms.amount) - rebate - largestDiscount(terms, today));
+}
+
+/**
  * The creation check of due-date charges (docs/contract/due-date-charges.md#due-date-charges), beyond what
- * a schema can say: real dates, dueDate not before `today` (São Paulo), every value > 0, tiers dated on or before dueDate and distinct, rebate plus the
+ * a schema can say: real dates, dueDate not before `today` (São Paulo) nor more than ten years after it, every value > 0, tiers dated on or before dueDate and distinct, rebate plus the
  * largest discount a payment can get from today to E below the amount, and the amount due on the last
  * day to pay (the largest there is) within what BACEN's `valor` text carries. Null when the terms pass.
  */
 export function checkDueDateTerms(terms: DueDateTerms, today: CivilDate): TermsProblem | null {
   if (!isCivilDate(terms.dueDate)) return problem('dueDate', 'must be a date YYYY-MM-DD');
   if (terms.dueDate < today) return problem('dueDate', 'must be today or later (America/Sao_Paulo)');
+  if (daysBetween(today, terms.dueDate) > MAX_DAYS_AHEAD) return problem('dueDate', `must be at most ${MAX_DAYS_AHEAD} days from today`);
   if (!Number.isSafeInteger(terms.daysAfterDue) || terms.daysAfterDue < 0 || terms.daysAfterDue > 365) {
     return problem('daysAfterDue', 'must be an integer from 0 to 365');
   }

@@ -1,37 +1,11 @@
-import type { CivilDate } from '../calendar/index.js';
 import { formatCents } from '../pix/amount.js';
+import type { CobVDesconto, CobVPayloadValor, CobVValor } from '../providers/port/cobv.port.js';
 import type { AmountDue, Discount, DueDateTerms, Fine, Interest, Rebate } from './due-date.rules.js';
 
 // Our rules in BACEN's API Pix 2.9.0 terms (`CobVValor` of `PUT /cobv/{txid}`, `CobVPayloadValor` of the
 // payer-side payload), one mapping for the api-pix adapter and the simulator. `valorPerc` is reais for an
 // amount and percent for a percentage, both `\d{1,10}\.\d{2}`: cents and basis points print alike.
-
-/** `{modalidade, valorPerc}` of `multa`, `juros` and `abatimento`; `desconto` per its modality. */
-export interface CobVRule<M extends number> {
-  modalidade: M;
-  valorPerc: string;
-}
-
-export type CobVDesconto =
-  | { modalidade: 1 | 2; descontoDataFixa: { data: CivilDate; valorPerc: string }[] }
-  | CobVRule<3 | 5>;
-
-export interface CobVValor {
-  original: string;
-  multa?: CobVRule<1 | 2>;
-  juros?: CobVRule<1 | 2 | 3 | 4>;
-  abatimento?: CobVRule<1 | 2>;
-  desconto?: CobVDesconto;
-}
-
-export interface CobVPayloadValor {
-  original: string;
-  multa?: string;
-  juros?: string;
-  abatimento?: string;
-  desconto?: string;
-  final: string;
-}
+// The shapes themselves are the provider port's (src/providers/port/cobv.port.ts).
 
 // Modality tables of `CobVValor` (multa 1–2, juros 1–4 in calendar days, abatimento 1–2, desconto 1, 2, 3, 5).
 const FINE: Record<Fine['mode'], 1 | 2> = { FIXED: 1, PERCENT: 2 };

@@ -1,8 +1,9 @@
 import { addDays, daysBetween, nextBusinessDay, saoPauloDayEnd, type CivilDate } from '../calendar/index.js';
+import type { AmountBreakdown } from '../providers/port/cobv.port.js';
 
 // The dates and the amount due of a due-date charge (BACEN `cobv`), pure
 // (docs/contract/due-date-charges.md#due-date-charges). Shared by the API, the simulator's payer-side payload
-// and the dashboard, so it imports nothing but the calendar.
+// and the dashboard, so it imports nothing but the calendar (and the port's types).
 // Money is integer cents, percentages are basis points (250 = 2.50 %).
 
 /** Abatimento: taken off whatever the day. */
@@ -46,13 +47,11 @@ export interface DueDateTerms {
   interest?: Interest | null;
 }
 
-export interface AmountBreakdown {
-  original: number;
-  rebate: number;
-  discount: number;
-  fine: number;
-  interest: number;
-}
+/** The four rules of a charge, each as given or null (stored so in charges.due_rules). */
+export type DueRules = Pick<DueDateTerms, 'fine' | 'interest' | 'discount' | 'rebate'>;
+
+/** `{original, rebate, discount, fine, interest}` in cents: the provider port's shape (a PSP reports it too). */
+export type { AmountBreakdown };
 
 export interface AmountDue {
   /** original − rebate − discount + fine + interest. */

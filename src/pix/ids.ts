@@ -23,6 +23,14 @@ export function newTxid(): string {
   return randomBase62(25);
 }
 
+/**
+ * A dynamic charge's txid (`cob`, `cobv`): 32 random alphanumerics, inside API Pix's `[a-zA-Z0-9]{26,35}` and
+ * unguessable, so a charge is never confused with another.
+ */
+export function newDynamicTxid(): string {
+  return randomBase62(32);
+}
+
 /** `yyyyMMddHHmm` in UTC, or null when the date has no 4-digit year. */
 function utcMinuteStamp(at: Date): string | null {
   if (Number.isNaN(at.getTime())) return null;

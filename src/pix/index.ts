@@ -14,6 +14,7 @@ export {
   isValidEndToEndId,
   isValidStaticTxid,
   isValidTxid,
+  newDynamicTxid,
   newEndToEndId,
   newTxid,
 } from './ids.js';

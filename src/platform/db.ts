@@ -7,6 +7,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (text) => {
   if (!Number.isSafeInteger(n)) throw new Error(`bigint ${text} exceeds the safe integer range`);
   return n;
 });
+// A DATE is a civil day (`YYYY-MM-DD`), not an instant: node-pg would make it a Date at the process's local
+// midnight, whose day depends on the machine's time zone. It stays the text PostgreSQL sends (ISO DateStyle).
+pg.types.setTypeParser(pg.types.builtins.DATE, (text) => text);
 
 /** Anything that runs a query: the pool or a transaction's client. */
 export type Executor = Pick<pg.PoolClient, 'query'>;

@@ -31,9 +31,11 @@ export async function refundIn(tx: Tx, merchantId: string, chargeId: string): Pr
     throw new AppError('INVALID_STATE', `Charge is ${charge.effective_status}; only a PAID charge can be refunded`);
   }
   const splits = await selectSplits(tx, charge.id);
+  // A due-date charge returns what was paid, fine and interest included (docs/contract/due-date-charges.md#payment).
+  const amount = charge.paid_amount ?? charge.amount;
   const refund = {
-    id: newId('ref'), merchant_id: merchantId, charge_id: charge.id, amount: charge.amount,
-    merchant_debit: charge.amount - splits.reduce((sum, s) => sum + s.amount, 0), reason: 'MERCHANT' as const,
+    id: newId('ref'), merchant_id: merchantId, charge_id: charge.id, amount,
+    merchant_debit: amount - splits.reduce((sum, s) => sum + s.amount, 0), reason: 'MERCHANT' as const,
   };
   try {
     await insertRefund(tx, { ...refund, status: 'PENDING' });

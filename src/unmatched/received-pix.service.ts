@@ -2,6 +2,7 @@ import type { Charge } from '../charges/charge.schemas.js';
 import { receivePayment } from '../charges/charge-payment.service.js';
 import { withTransaction } from '../platform/db.js';
 import { AppError } from '../platform/errors.js';
+import type { AmountBreakdown } from '../providers/port/cobv.port.js';
 import type { Runtime } from '../runtime.js';
 import { postUnmatchedReceived } from './unmatched.ledger.js';
 import { toUnmatchedPayment, type UnmatchedPayment } from './unmatched.schemas.js';
@@ -16,6 +17,8 @@ export interface ReceivedPix {
   /** The PSP's `horario`: a credited charge's paidAt. */
   receivedAt: Date;
   payer: { name: string | null; taxId: string | null } | null;
+  /** What the amount is made of (`componentesValor`), when the PSP reports it: a due-date charge's parts. */
+  components?: AmountBreakdown | null;
 }
 
 export type ReceivedOutcome =
@@ -38,7 +41,7 @@ export async function acceptReceivedPix(rt: Runtime, pix: ReceivedPix): Promise<
   if (pix.txid !== null) {
     try {
       const charge = await receivePayment(rt, {
-        txid: pix.txid, endToEndId: pix.endToEndId, amount: pix.amount, paidAt: pix.receivedAt, payer: pix.payer,
+        txid: pix.txid, endToEndId: pix.endToEndId, amount: pix.amount, paidAt: pix.receivedAt, payer: pix.payer, components: pix.components,
       });
       // A charge paid by another PIX answers itself unchanged: this one is a second payment.
       if (charge.end2endId === pix.endToEndId) return { kind: 'CREDITED', charge };

@@ -211,6 +211,10 @@ describe('the creation check', () => {
   it('refuses dates and day counts out of the rules', () => {
     expect(check({ dueDate: '2026-02-30' })).toBe('dueDate: must be a date YYYY-MM-DD');
     expect(check({ dueDate: '2026-01-09' })).toBe('dueDate: must be today or later (America/Sao_Paulo)');
+    // ten years of days ahead at most: a date near 9999-12-31 would push E and L past the calendar's end
+    expect(check({ dueDate: '2036-01-11' })).toBeNull(); // 3653 days (2028 and 2032 are leap years)
+    expect(check({ dueDate: '2036-01-12' })).toBe('dueDate: must be at most 3653 days from today');
+    expect(check({ dueDate: '9999-12-31' })).toBe('dueDate: must be at most 3653 days from today');
     expect(check({ daysAfterDue: 366 })).toBe('daysAfterDue: must be an integer from 0 to 365');
     expect(check({ daysAfterDue: -1 })).toBe('daysAfterDue: must be an integer from 0 to 365');
   });

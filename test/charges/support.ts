@@ -19,8 +19,9 @@ export function validTaxId(kind: 'CPF' | 'CNPJ' = 'CPF'): string {
 
 export const CHARGE_KEYS = [
   'amount', 'brCode', 'checkoutId', 'createdAt', 'description', 'end2endId', 'expiresAt', 'fee', 'id', 'netAmount', 'paidAt', 'split', 'status', 'txid',
+  'dueDate', 'daysAfterDue', 'fine', 'interest', 'discount', 'rebate', 'paidAmount', 'paidBreakdown',
 ];
-export const CHECK_KEYS = [...CHARGE_KEYS, 'imageBase64'].sort();
+export const CHECK_KEYS = [...CHARGE_KEYS, 'imageBase64', 'amountDue', 'breakdown'].sort();
 export const REFUND_KEYS = ['amount', 'chargeId', 'completedAt', 'createdAt', 'failedReason', 'id', 'reason', 'status'];
 
 export type Merchant = { id: string; key: string };

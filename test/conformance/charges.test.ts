@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import {
-  balance, createCharge, expectError, expectOk, fund, idOf, ISO_MS, keys, pay, REFUND_KEYS, withKeys, type M,
+  AMOUNT_DUE, balance, createCharge, expectError, expectOk, fund, idOf, ISO_MS, keys, pay, REFUND_KEYS, withKeys, type M,
 } from './support.js';
 
 let t: TestContext;
@@ -58,20 +58,20 @@ describe('charge shapes (docs/contract/charges.md#charge-object)', () => {
     expect(keys(item)).toEqual(withKeys('customer'));
     expect(item.customer).toEqual(short);
     const checked = await check(m, c.id);
-    expect(keys(checked)).toEqual(withKeys('customer', 'imageBase64'));
+    expect(keys(checked)).toEqual(withKeys('customer', 'imageBase64', ...AMOUNT_DUE));
     expect(checked.customer).toEqual({ ...short, phone: '+5511988887777' });
     const { imageBase64: _i, customer: _c, ...rest } = checked;
     const { imageBase64: _i2, customer: _c2, ...created } = c;
-    expect(rest).toEqual(created);
+    expect(rest).toEqual({ ...created, amountDue: null, breakdown: null });
   });
 
-  it('list items have no imageBase64 and no customer key without a customer; check is the list item plus the image', async () => {
+  it('list items have no imageBase64 and no customer key without a customer; check is the list item plus the image and the amount due', async () => {
     const c = await createCharge(t, m);
     const item = await listItem(m, c.id);
     expect(keys(item)).toEqual(withKeys());
     const checked = await check(m, c.id);
-    expect(keys(checked)).toEqual(withKeys('imageBase64'));
-    expect({ ...item, imageBase64: checked.imageBase64 }).toEqual(checked);
+    expect(keys(checked)).toEqual(withKeys('imageBase64', ...AMOUNT_DUE));
+    expect({ ...item, imageBase64: checked.imageBase64, amountDue: null, breakdown: null }).toEqual(checked);
   });
 
   it('paid: paidAt, end2endId, fee and netAmount set; fee = fixed + floor(bps); netAmount = amount − fee − Σ split', async () => {
@@ -190,7 +190,7 @@ describe('refunds (docs/contract/charges.md#refunds)', () => {
     expect(await balance(t, x)).toMatchObject({ available: 4900 + 6900 });
     const res = await refund(x, c.id);
     const data = expectOk(res, 200);
-    expect(keys(data)).toEqual(withKeys('customer', 'imageBase64', 'refund'));
+    expect(keys(data)).toEqual(withKeys('customer', 'imageBase64', 'refund', ...AMOUNT_DUE));
     expect(data.status).toBe('REFUNDED');
     expect(data.customer).toHaveProperty('phone');
     expect(keys(data.refund)).toEqual(REFUND_KEYS);

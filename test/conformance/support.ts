@@ -47,6 +47,10 @@ export async function balance(t: TestContext, m: M) {
 /** Charge fields in every shape (docs/contract/charges.md#charge-object); `customer`/`refund` only when there is one. */
 export const CHARGE_BASE = [
   'amount', 'brCode', 'checkoutId', 'createdAt', 'description', 'end2endId', 'expiresAt', 'fee', 'id', 'netAmount', 'paidAt', 'split', 'status', 'txid',
+  // docs/contract/due-date-charges.md#charge-object: null on an immediate charge, present in every shape.
+  'dueDate', 'daysAfterDue', 'fine', 'interest', 'discount', 'rebate', 'paidAmount', 'paidBreakdown',
 ];
+/** What `check`-shaped answers add: the amount due today (docs/contract/due-date-charges.md#charge-object). */
+export const AMOUNT_DUE = ['amountDue', 'breakdown'];
 export const withKeys = (...extra: string[]) => [...CHARGE_BASE, ...extra].sort();
 export const REFUND_KEYS = ['amount', 'chargeId', 'completedAt', 'createdAt', 'failedReason', 'id', 'reason', 'status'];

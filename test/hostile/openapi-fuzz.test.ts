@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, saoPauloDate } from '../../src/calendar/index.js';
 import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js';
 import { problemsOf } from './support/answer.js';
 import { cursorsOf, merchantWithEverything, type MerchantObjects } from './support/fixtures.js';
@@ -64,9 +65,13 @@ beforeAll(async () => {
     cursors,
     bases: {
       'POST /customers': { email: 'fuzz@example.com', name: 'Fuzz', taxId: '52998224725', phone: '+5511999999999' },
+      // Every field, so that each nested one is mutated inside a valid parent: the due-date ones beside the split and
+      // expiresIn of an immediate charge (schema-valid; the terms are checked before that conflict is refused).
       'POST /transparents/create': {
         method: 'PIX', amount: 1000, description: 'fuzz', customerId: a.customerId, expiresIn: 3600,
         split: [{ merchantId: b.merchant.id, mode: 'FIXED', value: 100 }],
+        dueDate: addDays(saoPauloDate(new Date()), 30), daysAfterDue: 10, rebate: { mode: 'FIXED', value: 10 }, fine: { mode: 'PERCENT', value: 200 },
+        interest: { mode: 'PERCENT_PER_MONTH', value: 100 }, discount: { mode: 'FIXED_UNTIL', tiers: [{ date: addDays(saoPauloDate(new Date()), 20), value: 20 }] },
       },
       'POST /withdrawals': { amount: 1000, pixKey: 'payee@example.com', pixKeyType: 'EMAIL', description: 'fuzz', taxId: '529.982.247-25', clientCallbackUrl: 'http://127.0.0.1:9/cb' },
       'POST /webhooks': { url: 'http://127.0.0.1:9/fuzz', events: ['CHARGE_PAID'] },
@@ -77,6 +82,8 @@ beforeAll(async () => {
       },
       'PATCH /admin/merchants/{id}': { userName: 'fuzz', suspended: false, kyc: { status: 'APPROVED', tradeName: 'Fuzz' }, pixKey: { type: 'EMAIL', key: 'fuzz@example.com' }, minTicket: 100 },
       'POST /admin/simulator/charges/{id}/pay': { payer: { name: 'Payer', taxId: '52998224725' } },
+      // `date` is a due-date charge's (docs/contract/due-date-charges.md#simulator); the pending charge is immediate.
+      'POST /transparents/simulate-payment': {},
       'POST /admin/simulator/disputes/{id}/resolve': { outcome: 'REJECTED' },
       'POST /admin/disputes/{id}/resolve': { outcome: 'REJECTED' },
       'POST /admin/simulator/refunds/{id}/fail': { reason: 'fuzz' },

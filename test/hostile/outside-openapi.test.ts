@@ -87,3 +87,32 @@ describe('routes outside the OpenAPI document', () => {
     expect(await snapshot(t.pool)).toEqual(before);
   });
 });
+
+describe('the payer-side locations (docs/contract/due-date-charges.md#payer-payload), outside the OpenAPI document', () => {
+  it('hostile tokens, DPP and codMun: never a 5xx, errors in BACEN\'s Problema (or the envelope of a routing error), nothing written', async () => {
+    // The signing key is made on first use: make it before the snapshot.
+    expect((await raw('/pix/v2/jwks')).status).toBe(200);
+    const before = await snapshot(t.pool);
+    const token = 'A'.repeat(32);
+    const paths = [
+      `/pix/v2/cobv/${token}`, `/pix/v2/cobv/${token}?DPP=2026-02-30`, `/pix/v2/cobv/${token}?DPP=%00`, `/pix/v2/cobv/${token}?DPP[]=1`,
+      `/pix/v2/cobv/${token}?DPP=9999-12-31&codMun=1234567`, `/pix/v2/cobv/${token}?codMun=${'9'.repeat(5000)}`, `/pix/v2/cobv/${token}?__proto__=x`,
+      '/pix/v2/cobv/%00', '/pix/v2/cobv/..%2f..%2fetc%2fpasswd', '/pix/v2/cobv/%ZZ', `/pix/v2/cobv/${'a'.repeat(5000)}`, "/pix/v2/cobv/'%20OR%201=1%20--",
+      '/pix/v2/cobv/', '/pix/v2/jwks?x=%00', '/pix/v2/jwks/..', '/pix/v2/rec/x',
+    ];
+    for (const path of paths) {
+      const res = await raw(path);
+      expect(res.status, path).toBeGreaterThanOrEqual(200);
+      expect(res.status, path).toBeLessThan(500);
+      if (res.status >= 400) {
+        const problem = /content-type: application\/problem\+json/i.test(res.head);
+        expect(problem || envelope(res.body), `${path}: ${res.body.slice(0, 120)}`).toBe(true);
+      }
+    }
+    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+      const res = await t.app.inject({ method, url: `/pix/v2/cobv/${token}` });
+      expect([res.statusCode, res.json().error], method).toEqual([404, 'NOT_FOUND']);
+    }
+    expect(await snapshot(t.pool)).toEqual(before);
+  });
+});

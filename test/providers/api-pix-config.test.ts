@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { fromPspId, fromValor, newCobTxid, toPspId, toValor, truncate } from '../../src/providers/api-pix/api-pix-ids.rules.js';
-import { isValidDynamicTxid } from '../../src/pix/index.js';
+import { fromPspId, fromValor, toPspId, toValor, truncate } from '../../src/providers/api-pix/api-pix-ids.rules.js';
+import { isValidDynamicTxid, newDynamicTxid } from '../../src/pix/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'api-pix-config-'));
 const cert = join(dir, 'client.crt');
@@ -63,7 +63,7 @@ describe('config: PIX_PROVIDER and API_PIX_*', () => {
 
 describe('API Pix ids and money', () => {
   it('txids are 32 alphanumerics from node:crypto, inside the dynamic pattern', () => {
-    const txids = new Set(Array.from({ length: 200 }, newCobTxid));
+    const txids = new Set(Array.from({ length: 200 }, newDynamicTxid));
     expect(txids.size).toBe(200);
     for (const txid of txids) expect(isValidDynamicTxid(txid) && txid.length === 32).toBe(true);
   });

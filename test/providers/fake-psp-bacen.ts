@@ -1,4 +1,4 @@
-import { buildStaticBrCode, newEndToEndId } from '../../src/pix/index.js';
+import { buildDynamicBrCode, buildStaticBrCode, newEndToEndId } from '../../src/pix/index.js';
 import type { ApiPixRequest } from './fake-psp-openapi.js';
 
 /** The fake PSP's records of BACEN's API Pix resources, and its answers to the API Pix routes. */
@@ -13,9 +13,12 @@ export interface ReceivedPix {
   horario: string;
   infoPagador?: string;
   pagador?: { nome?: string; cpf?: string; cnpj?: string };
+  /** What the valor is made of; the PSP reports it for a cobv's payment (multa, juros, abatimento, desconto). */
+  componentesValor?: Record<string, { valor: string }>;
 }
 
 export interface BacenState {
+  /** Cobs and cobvs by txid, as the fake answered them. */
   cobs: Map<string, any>;
   /** Received PIX by endToEndId. */
   received: Map<string, ReceivedPix>;
@@ -76,6 +79,21 @@ export function bacenAnswer(state: BacenState, req: ApiPixRequest): Answer | nul
     };
     state.cobs.set(txid, cob);
     return [201, cob];
+  }
+  if ((m = /^\/cobv\/([A-Za-z0-9]+)$/.exec(path)) && method === 'PUT') {
+    const txid = m[1]!;
+    const location = `pix.example.com/qr/v2/cobv/${txid.slice(0, 20)}`;
+    const cobv = {
+      ...body, txid, revisao: 0, status: 'ATIVA',
+      calendario: { criacao: now, ...body.calendario, validadeAposVencimento: body.calendario.validadeAposVencimento ?? 30 },
+      loc: { id: state.cobs.size + 1, txid, location, tipoCob: 'cobv', criacao: now },
+      location,
+      // The PSP's own client, as it registered with it.
+      recebedor: { cnpj: '56989000019533', nome: 'Empresa de Logistica SA', logradouro: 'Rua 15 Numero 1200', cidade: 'Sao Paulo', uf: 'SP', cep: '70800100' },
+      pixCopiaECola: buildDynamicBrCode({ location, merchantName: 'PSP', merchantCity: 'SAO PAULO' }),
+    };
+    state.cobs.set(txid, cobv);
+    return [201, cobv];
   }
   if (path === '/pix' && method === 'GET') return listPix(state, req.query);
   if ((m = /^\/pix\/([A-Za-z0-9]{32})$/.exec(path)) && method === 'GET') {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Ajv } from 'ajv';
+import AjvModule, { type Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { parse } from 'yaml';
@@ -19,6 +19,17 @@ import { parse } from 'yaml';
  * - formats `date-time`, `date` and `email` are checked (ajv-formats), which ajv leaves out by default.
  *   Not `uri`: the document's own examples give `location` without a scheme (`pix.example.com/qr/…`),
  *   as PSPs do.
+ * Three flaws of the document are read as its own text and examples mean them (a literal reading refuses
+ * every request or answer of a due-date charge):
+ * - a few patterns are written as JavaScript literals, slashes included (`PessoaFisica.cpf`: `/^\d{11}$/`),
+ *   which no CPF matches: the slashes are dropped;
+ * - `CobVValor.desconto` is a oneOf whose first branch (`descontoDataFixa`) requires nothing, so a per-day
+ *   discount `{modalidade: 3|5, valorPerc}` matches both branches and fails "exactly one"; the violations of
+ *   `CobVOperacaoInvalida` say what is meant — modalities 1–2 carry `descontoDataFixa`, 3–6 `valorPerc` —
+ *   so the first branch requires `descontoDataFixa`;
+ * - `DadosRecebedor` requires `logradouro`, `cidade`, `uf` and `cep` at the top of the object that includes
+ *   it (the whole `CobVGerada` or `CobVPayload`) besides inside `recebedor`, where its nested allOf requires
+ *   them again and where BACEN's examples put them: the top-level copy is dropped.
  * The document is otherwise used as published, its quirks included: `PixConsultados` (the `GET /pix`
  * answer) lists `cobs` as required though its own example has none, so the fake sends `cobs: []`.
  */
@@ -31,7 +42,8 @@ function anchorPatterns(node: unknown): void {
   for (const [k, v] of Object.entries(o)) {
     // A property NAMED pattern would hold a schema object, not a string.
     if (k === 'pattern' && typeof v === 'string') {
-      if (!v.startsWith('^')) o[k] = `^(?:${v})$`;
+      const inner = /^\/(\^.*\$)\/$/.exec(v)?.[1] ?? v;
+      o[k] = inner.startsWith('^') ? inner : `^(?:${inner})$`;
     } else anchorPatterns(v);
   }
 }
@@ -52,6 +64,11 @@ export interface Conformance {
   checkRequest(req: ApiPixRequest, op: Operation): string[];
   /** Violations of an answer (status + JSON body) against the operation's declared responses. */
   checkResponse(op: Operation, status: number, body: unknown): string[];
+  /**
+   * Violations of a value against one of the document's schemas (`CobVPayload`): for what is not a JSON answer of
+   * an operation, as the payload inside a location's JWS.
+   */
+  checkSchema(name: string, value: unknown): string[];
 }
 
 const describe = (errors: Array<{ instancePath?: string; message?: string; params?: unknown }> | null | undefined) =>
@@ -76,6 +93,9 @@ export function apiPixConformance(): Promise<Conformance> {
   loaded ??= (async () => {
     const definition = loadDocument();
     anchorPatterns(definition);
+    const schemas = (definition.components?.schemas ?? {}) as Record<string, any>;
+    schemas.CobVValor.properties.desconto.oneOf[0].required = ['descontoDataFixa'];
+    delete schemas.DadosRecebedor.required;
     // The document names no operations; openapi-backend validates only named ones.
     for (const [path, item] of Object.entries(definition.paths ?? {})) {
       for (const [method, op] of Object.entries(item ?? {})) {
@@ -91,9 +111,22 @@ export function apiPixConformance(): Promise<Conformance> {
       },
     });
     await api.init();
+    // The document's schemas on their own, with the same readings and formats as the operations'.
+    let ajv: Ajv | null = null;
+    const schemaValidator = () => {
+      if (!ajv) {
+        ajv = new AjvModule.default({ strict: false, allErrors: true });
+        addFormats.default(ajv, ['date-time', 'date', 'email']);
+        ajv.addFormat('uri', true);
+        ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+        ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+        ajv.addSchema({ components: definition.components }, 'bacen');
+      }
+      return ajv;
+    };
     // Validators compile on first use (seconds for this document on a busy machine): the operations the
     // adapter uses are compiled here, so no answer of the fake is slowed past the adapter's timeout.
-    const used: Array<[string, string]> = [['PUT', '/cob/{txid}'], ['GET', '/pix'], ['GET', '/pix/{e2eid}'], ['PUT', '/pix/{e2eid}/devolucao/{id}'], ['GET', '/pix/{e2eid}/devolucao/{id}']];
+    const used: Array<[string, string]> = [['PUT', '/cob/{txid}'], ['PUT', '/cobv/{txid}'], ['GET', '/pix'], ['GET', '/pix/{e2eid}'], ['PUT', '/pix/{e2eid}/devolucao/{id}'], ['GET', '/pix/{e2eid}/devolucao/{id}']];
     for (const [method, path] of used) {
       const op = api.getOperation(`${method} ${path}`)!;
       api.validateRequest({ method, path: path.replace(/\{\w+\}/g, 'x'), headers: {}, query: {} }, op);
@@ -104,6 +137,11 @@ export function apiPixConformance(): Promise<Conformance> {
       checkRequest: (req, op) => {
         const result = api.validateRequest({ method: req.method, path: req.path, headers: req.headers, query: req.query, body: req.body }, op);
         return result.valid ? [] : describe(result.errors as never);
+      },
+      checkSchema: (name, value) => {
+        const validate = schemaValidator().getSchema(`bacen#/components/schemas/${name}`);
+        if (!validate) throw new Error(`no schema ${name} in BACEN's document`);
+        return validate(value) ? [] : describe(validate.errors as never);
       },
       checkResponse: (op, status, body) => {
         const declared = Object.keys(op.responses ?? {});

@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import type { ReceivedPix } from '../../unmatched/received-pix.service.js';
+import type { AmountBreakdown } from '../port/cobv.port.js';
 import { ApiPixError, type ApiPixClient } from './api-pix.client.js';
 import { fromValor } from './api-pix-ids.rules.js';
 import { DEVOLUCAO_STATUSES, type Devolucao } from './api-pix-refunds.provider.js';
@@ -11,6 +12,7 @@ export interface PspPix {
   valor?: unknown;
   horario?: unknown;
   pagador?: { nome?: unknown; cpf?: unknown; cnpj?: unknown } | null;
+  componentesValor?: unknown;
 }
 
 export type UnconfirmedReason = 'not_found' | 'mismatch' | 'error';
@@ -26,6 +28,26 @@ export type Confirmed<T> = { ok: true; value: T } | { ok: false; reason: Unconfi
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 
+/**
+ * `componentesValor` of a due-date charge's PIX in cents (docs/contract/due-date-charges.md#api-pix): `original`
+ * and the `abatimento`, `desconto`, `multa`, `juros` present; null when absent, malformed, or a Pix Saque/Troco's.
+ */
+export function componentsOf(c: unknown): AmountBreakdown | null {
+  if (c === null || typeof c !== 'object') return null;
+  const parts = c as Record<string, unknown>;
+  if ('saque' in parts || 'troco' in parts) return null;
+  const cents = (name: string): number | null => {
+    const part = parts[name];
+    if (part === undefined) return 0;
+    const valor = part !== null && typeof part === 'object' ? (part as { valor?: unknown }).valor : undefined;
+    return typeof valor === 'string' ? fromValor(valor) : null;
+  };
+  const original = parts.original === undefined ? null : cents('original');
+  const [rebate, discount, fine, interest] = ['abatimento', 'desconto', 'multa', 'juros'].map(cents);
+  if (original === null || rebate == null || discount == null || fine == null || interest == null) return null;
+  return { original, rebate, discount, fine, interest };
+}
+
 /** The PSP's own record of a received PIX, as the core takes it; null when it is not a well-formed one for `endToEndId`. */
 export function toReceivedPix(p: PspPix, endToEndId?: string): ReceivedPix | null {
   if (typeof p.endToEndId !== 'string' || !/^[A-Za-z0-9]{32}$/.test(p.endToEndId)) return null;
@@ -35,7 +57,10 @@ export function toReceivedPix(p: PspPix, endToEndId?: string): ReceivedPix | nul
   if (!amount || !receivedAt || Number.isNaN(receivedAt.getTime())) return null;
   if (p.txid !== undefined && p.txid !== null && (typeof p.txid !== 'string' || !/^[A-Za-z0-9]{1,35}$/.test(p.txid))) return null;
   const payer = p.pagador ? { name: text(p.pagador.nome), taxId: text(p.pagador.cpf) ?? text(p.pagador.cnpj) } : null;
-  return { endToEndId: p.endToEndId, txid: text(p.txid), amount, receivedAt, payer: payer && (payer.name || payer.taxId) ? payer : null };
+  return {
+    endToEndId: p.endToEndId, txid: text(p.txid), amount, receivedAt, payer: payer && (payer.name || payer.taxId) ? payer : null,
+    components: componentsOf(p.componentesValor),
+  };
 }
 
 async function ask<T>(find: () => Promise<T | null>): Promise<Confirmed<T>> {

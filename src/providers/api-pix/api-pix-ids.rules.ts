@@ -1,15 +1,4 @@
-import { formatCents, isValidDynamicTxid } from '../../pix/index.js';
-import { randomBase62 } from '../../platform/ids.js';
-
-/**
- * A txid for `PUT /cob/{txid}`: 32 random alphanumerics (node:crypto), inside API Pix's dynamic
- * `[a-zA-Z0-9]{26,35}` and unguessable, so a charge is never confused with another.
- */
-export function newCobTxid(): string {
-  const txid = randomBase62(32);
-  if (!isValidDynamicTxid(txid)) throw new Error('generated txid outside the API Pix pattern');
-  return txid;
-}
+import { formatCents } from '../../pix/index.js';
 
 /**
  * Our ids (`ref_…`, `wd_…`) as API Pix ids (`[a-zA-Z0-9]{1,35}`: a devolução id, an idEnvio): the

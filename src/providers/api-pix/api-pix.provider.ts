@@ -1,7 +1,8 @@
 import type { Runtime } from '../../runtime.js';
 import type { PixProvider } from '../port/provider.port.js';
 import { ApiPixError, createApiPixClient, type ApiPixClient } from './api-pix.client.js';
-import { newCobTxid, toValor, truncate } from './api-pix-ids.rules.js';
+import { newDynamicTxid } from '../../pix/index.js';
+import { toValor, truncate } from './api-pix-ids.rules.js';
 import { apiPixPayouts, PAYOUT_POLL_TASK } from './api-pix-payouts.provider.js';
 import { reconcileTask, RECONCILE_TASK, scheduleReconcile } from './api-pix-reconcile.tasks.js';
 import { apiPixRefunds, refundPollTask, REFUND_POLL_TASK } from './api-pix-refunds.provider.js';
@@ -13,14 +14,18 @@ export interface ApiPixProvider extends PixProvider {
   readonly client: ApiPixClient;
 }
 
-/** API Pix `CobGerada` (the fields we read). */
+/** `devedor`: a CPF has 11 digits, a CNPJ 14 (BACEN's PessoaFisica / PessoaJuridica); the name as BACEN bounds it. */
+const debtor = (d: { name: string; taxId: string }) =>
+  d.taxId.length === 11 ? { cpf: d.taxId, nome: truncate(d.name, 200) } : { cnpj: d.taxId, nome: truncate(d.name, 200) };
+
+/** API Pix `CobGerada` / `CobVGerada` (the fields we read). */
 interface CobGerada {
   txid?: string;
   pixCopiaECola?: string;
 }
 
 /**
- * A PSP speaking BACEN's API Pix v2 (PIX_PROVIDER=api-pix; docs/providers.md): charges are cobs,
+ * A PSP speaking BACEN's API Pix v2 (PIX_PROVIDER=api-pix; docs/providers.md): charges are cobs (cobvs with a due date),
  * refunds are devoluções, payouts use the PSP-specific endpoint in api-pix-payouts.provider.ts. Notifications
  * (api-pix-webhook.routes.ts) are confirmed with the PSP before anything is done; received PIX are also
  * listed by the reconciliation sweep, devolução and payout results polled, and all of them enter the
@@ -35,15 +40,20 @@ export function createApiPixProvider(rt: Runtime): ApiPixProvider {
     name: 'api-pix',
     client,
     createCharge: async (input) => {
-      const txid = newCobTxid();
-      const cob = await client.request<CobGerada>('PUT', `/cob/${txid}`, 'PUT /cob/{txid}', {
-        calendario: { expiracao: input.expiresIn },
-        valor: { original: toValor(input.amount) },
-        chave: cfg.receiverKey ?? input.merchant.pixKey,
-        ...(input.description ? { solicitacaoPagador: truncate(input.description, 140) } : {}),
-      });
+      const txid = newDynamicTxid();
+      const chave = cfg.receiverKey ?? input.merchant.pixKey;
+      const solicitacao = input.description ? { solicitacaoPagador: truncate(input.description, 140) } : {};
+      // A due-date charge is a cobv in BACEN's modalities (docs/contract/due-date-charges.md#api-pix); the PSP's
+      // pixCopiaECola is its BR Code either way.
+      const [op, body] = input.dueDate
+        ? ['PUT /cobv/{txid}', {
+          calendario: { dataDeVencimento: input.dueDate.dueDate, validadeAposVencimento: input.dueDate.daysAfterDue },
+          devedor: debtor(input.dueDate.debtor), valor: input.dueDate.valor, chave, ...solicitacao,
+        }] as const
+        : ['PUT /cob/{txid}', { calendario: { expiracao: input.expiresIn }, valor: { original: toValor(input.amount) }, chave, ...solicitacao }] as const;
+      const cob = await client.request<CobGerada>('PUT', `/${input.dueDate ? 'cobv' : 'cob'}/${txid}`, op, body);
       if (typeof cob.pixCopiaECola !== 'string' || cob.pixCopiaECola === '' || (cob.txid !== undefined && cob.txid !== txid)) {
-        throw new ApiPixError('API Pix PUT /cob/{txid}: answer without pixCopiaECola or for another txid', null);
+        throw new ApiPixError(`API Pix ${op}: answer without pixCopiaECola or for another txid`, null);
       }
       return { txid, brCode: cob.pixCopiaECola };
     },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TaskList } from 'graphile-worker';
 import type { PixKeyType } from '../../pix/index.js';
+import type { AmountBreakdown, CobVValor } from './cobv.port.js';
 
 /**
  * The PIX network port. The core never talks to a PSP directly: it calls these methods from
@@ -20,7 +21,10 @@ import type { PixKeyType } from '../../pix/index.js';
  */
 export interface PixProvider {
   readonly name: string;
-  /** Issues a charge (API Pix `PUT /cob/{txid}`): returns the txid and the copy-and-paste BR Code. */
+  /**
+   * Issues a charge (API Pix `PUT /cob/{txid}`, or `PUT /cobv/{txid}` for a due-date charge): returns the
+   * txid and the copy-and-paste BR Code.
+   */
   createCharge(input: CreateChargeInput): Promise<ProviderCharge>;
   /**
    * A charge refund's devolução (`GET /pix/{e2eid}/devolucao/{id}`): its state at the PSP, null when the PSP
@@ -53,6 +57,11 @@ export interface PixProvider {
    * reaches (the payment page's test button, docs/contract/checkouts.md#payment-page). A real PSP has none.
    */
   simulatePayment?(chargeId: string): Promise<void>;
+  /**
+   * Run by `serve` and `api` once the database is migrated, before serving: what the provider keeps in the
+   * database and needs at hand (the simulator: the key that signs its payer-side payloads, made at first start).
+   */
+  prepare?(): Promise<void>;
   /** Background tasks of the provider itself (the simulator's delayed settlements, a PSP's polling). */
   tasks?(): TaskList;
   /** Queues the provider's own periodic jobs at worker start (api-pix: the reconciliation sweep). */
@@ -69,6 +78,11 @@ export interface ProviderRoutes {
   admin?: FastifyPluginAsync;
   /** At `/providers/<name>`, outside both scopes: the PSP's notifications, authenticated by the provider. */
   public?: FastifyPluginAsync;
+  /**
+   * At the root, outside every scope: what a payer's bank fetches from the PSP itself — the simulator's
+   * payload locations (`/pix/v2/cobv/<token>`) and the key set that signs them (`/pix/v2/jwks`).
+   */
+  payer?: FastifyPluginAsync;
 }
 
 export interface UnmatchedRefundRequest {
@@ -87,6 +101,19 @@ export interface CreateChargeInput {
   description: string | null;
   /** The receiving merchant's own key and the name and city shown in the BR Code. */
   merchant: { pixKey: string; name: string; city: string };
+  /** A due-date charge (docs/contract/due-date-charges.md#due-date-charges): a `cobv` instead of a `cob`. */
+  dueDate?: DueDateChargeInput;
+}
+
+/** A `cobv`: its calendar, its valor in BACEN's modalities and its debtor (the customer). */
+export interface DueDateChargeInput {
+  /** `calendario.dataDeVencimento`, `YYYY-MM-DD`. */
+  dueDate: string;
+  /** `calendario.validadeAposVencimento`: calendar days after the due date it can still be paid. */
+  daysAfterDue: number;
+  valor: CobVValor;
+  /** `devedor`: the customer's name and CPF (11 digits) or CNPJ (14). */
+  debtor: { name: string; taxId: string };
 }
 
 export interface ProviderCharge {
@@ -108,10 +135,12 @@ export interface RefundRequest {
 export interface PaymentNotification {
   txid: string;
   endToEndId: string;
-  /** Cents; must equal the charge's amount. */
+  /** Cents; must equal an immediate charge's amount. A due-date charge is credited what arrived. */
   amount: number;
   paidAt: Date;
   payer?: { name?: string | null; taxId?: string | null } | null;
+  /** What the amount is made of, as the PSP reports it (`componentesValor`); a due-date charge's only. */
+  components?: AmountBreakdown | null;
 }
 
 /** A devolução's final state: DEVOLVIDO → COMPLETED, NAO_REALIZADO → FAILED with the PSP's reason. */

@@ -6,6 +6,7 @@ import { enqueue } from '../../platform/jobs.js';
 import { settleRefund } from '../../refunds/refund-settlement.service.js';
 import type { Runtime } from '../../runtime.js';
 import type { DevolucaoState, PixProvider, RefundRequest } from '../port/provider.port.js';
+import { issueCobv } from './sim-cobv.provider.js';
 import type { TransactionHook } from '../../platform/db.js';
 
 /** The simulated network's one institution (ISPB), in the end-to-end ids of simulated payments and payouts. */
@@ -27,8 +28,10 @@ const simRefund = (rt: Runtime) => async (input: RefundRequest): Promise<Devoluc
 
 export function simulatedCharges(rt: Runtime): Pick<PixProvider, 'createCharge' | 'getRefund' | 'sendRefund'> {
   return {
-    // A static BR Code under BACEN's rules (docs/contract/charges.md#br-code), with a fresh 25-character txid.
+    // A static BR Code under BACEN's rules (docs/contract/charges.md#br-code), with a fresh 25-character txid;
+    // a due-date charge is a cobv, with a dynamic code.
     createCharge: async (input) => {
+      if (input.dueDate) return issueCobv(rt, input);
       const txid = newTxid();
       const brCode = buildStaticBrCode({
         pixKey: input.merchant.pixKey, amount: input.amount, merchantName: input.merchant.name,
@@ -49,15 +52,25 @@ export function simulatorChargeTasks(rt: Runtime): TaskList {
   };
 }
 
+/** What the simulated payer sends with a payment: who pays, and on which day (a due-date charge only). */
+export interface SimulatedPayment {
+  payer?: { name?: string; taxId?: string };
+  /** `YYYY-MM-DD` in São Paulo; default today (docs/contract/due-date-charges.md#simulator). */
+  date?: string;
+  hook?: TransactionHook<Charge>;
+  /** Scopes the payment on a merchant's route: another merchant's charge is NOT_FOUND. */
+  merchantId?: string;
+}
+
 /**
  * A payer pays the charge's code: the notification a PSP would send, through the same core function, by the
- * charge's id (no read of it first); `merchantId` scopes it on a merchant's route (another merchant's charge: NOT_FOUND).
+ * charge's id (no read of it first). It pays what the charge asks — a due-date charge, the amount due on `date`,
+ * as the payer's bank reads it from the payload (the core computes it from the charge it reads).
  */
-export async function simulatePayment(
-  rt: Runtime, chargeId: string, payer?: { name?: string; taxId?: string }, o: { hook?: TransactionHook<Charge>; merchantId?: string } = {},
-): Promise<Charge> {
+export async function simulatePayment(rt: Runtime, chargeId: string, o: SimulatedPayment = {}): Promise<Charge> {
   const now = new Date();
   return receivePayment(rt, {
-    charge: { id: chargeId, merchantId: o.merchantId ?? null }, endToEndId: newEndToEndId(SIM_ISPB, now), paidAt: now, payer: payer ?? null,
+    charge: { id: chargeId, merchantId: o.merchantId ?? null }, endToEndId: newEndToEndId(SIM_ISPB, now), paidAt: now, payer: o.payer ?? null,
+    ...(o.date !== undefined && { day: o.date }),
   }, { onlyPending: true, hook: o.hook });
 }

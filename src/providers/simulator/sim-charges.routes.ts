@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { ChargeCheckSchema } from '../../charges/charge.schemas.js';
+import { ChargeCheckSchema, CivilDateText } from '../../charges/charge.schemas.js';
 import { withImage } from '../../charges/charge.view.js';
 import { DisputeResolveBody, DisputeSchema } from '../../disputes/dispute.schemas.js';
 import { openDispute, resolveDispute } from '../../disputes/dispute.service.js';
@@ -17,6 +17,7 @@ const PayBody = Nullable(Type.Object({
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 140 })),
     taxId: Type.Optional(Type.String({ minLength: 1, maxLength: 18 })),
   })),
+  date: Type.Optional(CivilDateText),
 }));
 const FailBody = Nullable(Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }));
 const tags = ['simulator'];
@@ -30,7 +31,7 @@ export function simulatorChargeRoutes(rt: Runtime) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/charges/:id/pay', { schema: { tags, security, params: IdParams, body: PayBody, response: ChargeAnswer } }, async (req) => {
       const body = req.body;
-      return ok(withImage(await simulatePayment(rt, req.params.id, body?.payer)));
+      return ok(withImage(await simulatePayment(rt, req.params.id, { payer: body?.payer, date: body?.date })));
     });
 
     app.post('/charges/:id/dispute', { schema: { tags, security, params: IdParams, response: DisputeAnswer } }, async (req) =>
