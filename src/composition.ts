@@ -32,6 +32,8 @@ import { publicPageRoutes } from './public-pages/pages.routes.js';
 import { refundRoutes } from './refunds/refund.routes.js';
 import { refundTasks, scheduleRefundRecovery } from './refunds/refund.tasks.js';
 import { statementRoutes } from './statement/statement.routes.js';
+import { subscriptionRoutes } from './subscriptions/subscription.routes.js';
+import { subscriptionTasks } from './subscriptions/subscription.tasks.js';
 import { contractRoutes } from './store/contract.routes.js';
 import { storeRoutes } from './store/store.routes.js';
 import { unmatchedRoutes } from './unmatched/unmatched.routes.js';
@@ -93,7 +95,7 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
     logStream,
     scraped: scrapedGauges,
     // An invitation token in the path is a credential, a payload location's token a capability: never logged.
-    secretPath: /^(\/auth\/invitations|\/dashboard\/invite|\/pix\/v2\/cobv)\/[^/]+/,
+    secretPath: /^(\/auth\/invitations|\/dashboard\/invite|\/pix\/v2\/(cobv|rec))\/[^/]+/,
   });
   // The merchant dashboard (web/): static files at /dashboard, outside the API's auth and OpenAPI document.
   await app.register(dashboardRoutes());
@@ -115,6 +117,7 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
     await merchantApi.register(customerRoutes(rt));
     await merchantApi.register(chargeRoutes(rt));
     await merchantApi.register(checkoutRoutes(rt));
+    await merchantApi.register(subscriptionRoutes(rt));
     await merchantApi.register(paymentLinkRoutes(rt));
     await merchantApi.register(brandingRoutes(rt));
     await merchantApi.register(pagePreviewRoutes(rt));
@@ -165,7 +168,7 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
   const periodic = [
     idempotencyRetention(rt.pool), eventRetention(rt.pool, rt.config.eventRetentionDays), sessionRetention(rt.pool), drainSweep(rt.pool),
-    linkHitRetention(rt.pool),
+    linkHitRetention(rt.pool), subscriptionTasks(rt),
   ];
   const money = {
     ...chargeTasks(rt), ...refundTasks(rt), ...withdrawalTasks(rt), ...unmatchedTasks(rt),

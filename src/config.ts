@@ -28,6 +28,11 @@ export interface Config {
   /** The withdrawal recovery sweep: how often it runs, and how long an open withdrawal must not have moved to be taken. */
   readonly withdrawalSweepEveryMs: number;
   readonly withdrawalStuckAfterMs: number;
+  /**
+   * SUBSCRIPTION_SWEEP_INTERVAL_MS: how often the subscriptions sweep runs, and how long a cycle's claim may wait for
+   * its charge before the sweep completes it (docs/contract/subscriptions.md#issuing).
+   */
+  readonly subscriptionSweepEveryMs: number;
   /** 0 turns rate limiting off. */
   readonly rateLimitPerSecond: number;
   /** REDIS_URL: rate-limit counters shared by every process; null counts per process. */
@@ -72,6 +77,11 @@ export interface ApiPixConfig {
   readonly payoutKey: string;
   /** When set, every cob uses this key instead of the merchant's (one collecting account). */
   readonly receiverKey: string | null;
+  /**
+   * The platform's own account at the PSP, where Pix Automático's cycle charges are received (API Pix
+   * `cobr.recebedor`): API_PIX_RECEIVER_AGENCY, API_PIX_RECEIVER_ACCOUNT, API_PIX_RECEIVER_ACCOUNT_TYPE.
+   */
+  readonly receiverAccount: { readonly agency: string; readonly account: string; readonly type: 'CORRENTE' | 'POUPANCA' | 'PAGAMENTO' };
 }
 
 type Env = Record<string, string | undefined>;
@@ -183,7 +193,7 @@ function apiPixConfig(env: Env): ApiPixConfig {
     tokenUrl,
     clientId: requiredVar(env, 'API_PIX_CLIENT_ID'),
     clientSecret: requiredVar(env, 'API_PIX_CLIENT_SECRET'),
-    scopes: env.API_PIX_SCOPES || 'cob.write cob.read pix.write pix.read',
+    scopes: env.API_PIX_SCOPES || 'cob.write cob.read pix.write pix.read rec.write rec.read solicrec.write solicrec.read cobr.write cobr.read payloadlocationrec.write',
     certFile: fileVar(env, 'API_PIX_CERT_FILE', tls),
     keyFile: fileVar(env, 'API_PIX_KEY_FILE', tls),
     caFile: fileVar(env, 'API_PIX_CA_FILE', false),
@@ -193,7 +203,21 @@ function apiPixConfig(env: Env): ApiPixConfig {
     reconcileIntervalS: intVar(env, 'API_PIX_RECONCILE_INTERVAL_S', 300, 1),
     payoutKey: requiredVar(env, 'API_PIX_PAYOUT_KEY'),
     receiverKey: env.API_PIX_RECEIVER_KEY || null,
+    receiverAccount: receiverAccountVars(env),
   };
+}
+
+/** docs/contract/subscriptions.md#at-the-provider: the account BACEN's `cobr.recebedor` names, checked at start. */
+function receiverAccountVars(env: Env): ApiPixConfig['receiverAccount'] {
+  const agency = requiredVar(env, 'API_PIX_RECEIVER_AGENCY');
+  const account = requiredVar(env, 'API_PIX_RECEIVER_ACCOUNT');
+  const type = requiredVar(env, 'API_PIX_RECEIVER_ACCOUNT_TYPE');
+  if (!/^\d{1,4}$/.test(agency)) throw new Error('API_PIX_RECEIVER_AGENCY must be 1 to 4 digits');
+  if (!/^\d{1,20}$/.test(account)) throw new Error('API_PIX_RECEIVER_ACCOUNT must be 1 to 20 digits');
+  if (type !== 'CORRENTE' && type !== 'POUPANCA' && type !== 'PAGAMENTO') {
+    throw new Error('API_PIX_RECEIVER_ACCOUNT_TYPE must be CORRENTE, POUPANCA or PAGAMENTO');
+  }
+  return { agency, account, type };
 }
 
 function pixProviderVar(env: Env): PixProviderName {
@@ -234,6 +258,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     simRefundDelayMs: intVar(env, 'SIM_REFUND_DELAY_MS', 1000),
     withdrawalSweepEveryMs: intVar(env, 'WITHDRAWAL_SWEEP_INTERVAL_MS', 30_000, 1),
     withdrawalStuckAfterMs: intVar(env, 'WITHDRAWAL_STUCK_AFTER_MS', 60_000),
+    subscriptionSweepEveryMs: intVar(env, 'SUBSCRIPTION_SWEEP_INTERVAL_MS', 30_000, 100),
     rateLimitPerSecond: intVar(env, 'RATE_LIMIT_PER_SECOND', 100),
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.REDIS_PREFIX || 'pixgate:',

@@ -1,6 +1,6 @@
 import type { Executor } from '../platform/db.js';
 import type { AmountBreakdown } from '../providers/port/cobv.port.js';
-import type { ChargeStatus, SplitEntry } from './charge.schemas.js';
+import type { Attempt, ChargeStatus, SplitEntry } from './charge.schemas.js';
 import type { DueRules } from './due-date.rules.js';
 
 /** Everything the API shows of a charge: the row, its customer, its split entries and its latest refund. */
@@ -13,17 +13,25 @@ export interface ChargeViewRow {
   br_code: string;
   description: string | null;
   checkout_id: string | null;
+  /** The subscription it belongs to (docs/contract/subscriptions.md#cycle-charges); null on every other charge. */
+  subscription_id: string | null;
   expires_at: Date;
   paid_at: Date | null;
   end2end_id: string | null;
   fee: number;
   net_amount: number;
-  /** A due-date charge's terms (`YYYY-MM-DD`, the parser keeps a DATE as text), null on an immediate one. */
+  /**
+   * A due-date charge's terms (`YYYY-MM-DD`, the parser keeps a DATE as text), null on an immediate one; a
+   * subscription cycle's charge has its cycle's due date and no other term.
+   */
   due_date: string | null;
   days_after_due: number | null;
   due_rules: DueRules | null;
   paid_amount: number | null;
   paid_breakdown: AmountBreakdown | null;
+  /** A subscription cycle's failed debit attempts and final failure; null on every other charge. */
+  attempts: Attempt[] | null;
+  failed_reason: string | null;
   split: SplitEntry[];
   cu_id: string | null;
   cu_name: string | null;
@@ -41,9 +49,11 @@ export interface ChargeViewRow {
 
 // A deleted customer still shows on the charges it was linked to: the charge records who was billed.
 // The latest refund is the live one if any (at most one, by index), else the newest failed one.
+// A subscription cycle's charge carries its cycle's due date, attempts and failure (subscription_cycles).
 const view = (extra = '') => `
   SELECT ${extra}c.id, c.created_at, c.amount, charge_status(c.status, c.expires_at) AS status, c.txid, c.br_code, c.description, c.checkout_id,
-    c.expires_at, c.paid_at, c.end2end_id, c.fee, c.net_amount, c.due_date, c.days_after_due, c.due_rules, c.paid_amount, c.paid_breakdown,
+    c.subscription_id, c.expires_at, c.paid_at, c.end2end_id, c.fee, c.net_amount, coalesce(c.due_date, sc.due_date) AS due_date, c.days_after_due,
+    c.due_rules, c.paid_amount, c.paid_breakdown, sc.attempts, sc.failed_reason,
     coalesce((SELECT json_agg(json_build_object('merchantId', s.recipient_id, 'mode', s.mode, 'value', s.value, 'amount', s.amount)
                 ORDER BY s.position) FROM charge_splits s WHERE s.charge_id = c.id), '[]'::json) AS split,
     cu.id AS cu_id, cu.name AS cu_name, cu.tax_id AS cu_tax_id, cu.email AS cu_email, cu.phone AS cu_phone,
@@ -51,6 +61,7 @@ const view = (extra = '') => `
     r.created_at AS r_created_at, r.completed_at AS r_completed_at
   FROM charges c
   LEFT JOIN customers cu ON cu.id = c.customer_id
+  LEFT JOIN subscription_cycles sc ON sc.charge_id = c.id
   LEFT JOIN LATERAL (
     SELECT * FROM refunds WHERE charge_id = c.id ORDER BY (status <> 'FAILED') DESC, created_at DESC, id DESC LIMIT 1
   ) r ON true`;
@@ -95,6 +106,15 @@ export function listChargesQuery(merchantId: string, f: { id?: string; email?: s
     sql: `${VIEW} WHERE c.merchant_id = $1 AND ($2::text IS NULL OR c.id = $2)
           AND ($3::text IS NULL OR lower(cu.email) = lower($3)) AND ($4::text IS NULL OR charge_status(c.status, c.expires_at) = $4)`,
     params: [merchantId, f.id ?? null, f.email ?? null, f.status ?? null],
+    alias: 'c',
+  };
+}
+
+/** Keyset-pagination query of a subscription's cycle charges (docs/contract/subscriptions.md#subscription-charges). */
+export function listCycleChargesQuery(merchantId: string, subscriptionId: string) {
+  return {
+    sql: `${VIEW} WHERE c.merchant_id = $1 AND c.subscription_id = $2 AND sc.charge_id IS NOT NULL`,
+    params: [merchantId, subscriptionId],
     alias: 'c',
   };
 }

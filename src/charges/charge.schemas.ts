@@ -95,6 +95,13 @@ export const BreakdownSchema = Type.Object({
   original: Type.Integer(), rebate: Type.Integer(), discount: Type.Integer(), fine: Type.Integer(), interest: Type.Integer(),
 });
 
+/** A debit attempt of a subscription's cycle charge by the payer's bank (docs/contract/subscriptions.md#cycle-charges). */
+const AttemptSchema = Type.Object({
+  date: Type.String({ format: 'date' }),
+  outcome: Type.String(),
+  end2endId: Nullable(Type.String()),
+});
+
 const chargeFields = {
   id: Type.String(),
   amount: Type.Integer(),
@@ -104,6 +111,11 @@ const chargeFields = {
   description: Nullable(Type.String()),
   /** The checkout that owns the charge, null on every other (docs/contract/checkouts.md#checkouts). */
   checkoutId: Nullable(Type.String()),
+  /** The subscription the charge belongs to (a cycle's, or journey 3's first), null on every other. */
+  subscriptionId: Nullable(Type.String()),
+  /** Only on a subscription cycle's charge (docs/contract/subscriptions.md#cycle-charges): its debit attempts, and why it failed once EXPIRED. */
+  attempts: Type.Optional(Type.Array(AttemptSchema)),
+  failedReason: Type.Optional(Nullable(Type.String())),
   split: Type.Array(SplitEntrySchema),
   createdAt: Timestamp,
   expiresAt: Timestamp,
@@ -113,7 +125,7 @@ const chargeFields = {
   netAmount: Nullable(Type.Integer()),
   refund: Type.Optional(RefundSchema),
   // A due-date charge's terms as given, and what was paid (docs/contract/due-date-charges.md#charge-object);
-  // all null on an immediate charge.
+  // all null on an immediate charge. A subscription cycle's charge has its cycle's dueDate and no other term.
   dueDate: Nullable(Type.String()),
   daysAfterDue: Nullable(Type.Integer()),
   fine: Nullable(FixedOrPercentSchema()),
@@ -139,6 +151,7 @@ export type ChargeCreate = Static<typeof ChargeCreateBody>;
 export type ChargeListFilters = Static<typeof ChargeListQuery>;
 export type SplitEntry = Static<typeof SplitEntrySchema>;
 export type Refund = Static<typeof RefundSchema>;
+export type Attempt = Static<typeof AttemptSchema>;
 /**
  * The charge as built once for every answer; `customer.phone` is present only where shown, and the amount due
  * today is computed for every answer but serialised only by the `check`-shaped ones.

@@ -13,6 +13,8 @@ export interface ChargeRow {
   customer_id: string | null;
   /** The checkout that owns the charge (docs/contract/checkouts.md#checkouts); null on every other charge. */
   checkout_id: string | null;
+  /** The subscription it belongs to (docs/contract/subscriptions.md#cycle-charges); null on every other charge. */
+  subscription_id: string | null;
   amount: number;
   status: ChargeStatus;
   effective_status: ChargeStatus;
@@ -41,17 +43,20 @@ export interface SplitRow {
 }
 
 export type NewCharge = Pick<ChargeRow,
-  'id' | 'merchant_id' | 'customer_id' | 'checkout_id' | 'amount' | 'txid' | 'br_code' | 'description' | 'fee' | 'net_amount'> & {
-  /** Seconds from creation: expires_at = created_at + expires_in exactly, both from the transaction's now_ms(). */
-  expires_in: number;
+  'id' | 'merchant_id' | 'customer_id' | 'checkout_id' | 'subscription_id' | 'amount' | 'txid' | 'br_code' | 'description' | 'fee' | 'net_amount'> & {
   /** A due-date charge: its terms, and its expiresAt (the end of its last day to pay) instead of expires_in. */
   due: { due_date: string; days_after_due: number; due_rules: DueRules; fee_fixed: number; fee_bps: number; expires_at: Date } | null;
-};
+} & (
+  /** Seconds from creation: expires_at = created_at + expires_in exactly, both from the transaction's now_ms(). */
+  | { expires_in: number; expires_at?: never }
+  /** A subscription cycle's charge: the end of its last debit day (docs/contract/subscriptions.md#cycle-charges). */
+  | { expires_in?: never; expires_at: Date }
+);
 
 /** The columns of the view (charge-view.sql.ts) that come from the charges row itself. */
 export type InsertedCharge = Pick<ChargeViewRow,
-  'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'checkout_id' | 'expires_at' | 'paid_at' | 'end2end_id' | 'fee' | 'net_amount'
-  | 'due_date' | 'days_after_due' | 'due_rules' | 'paid_amount' | 'paid_breakdown'>;
+  'id' | 'created_at' | 'amount' | 'status' | 'txid' | 'br_code' | 'description' | 'checkout_id' | 'subscription_id' | 'expires_at' | 'paid_at'
+  | 'end2end_id' | 'fee' | 'net_amount' | 'due_date' | 'days_after_due' | 'due_rules' | 'paid_amount' | 'paid_breakdown'>;
 
 /**
  * A charge, its split entries and its CHARGE_CREATED event (`event`: event.sql.ts eventCtes over the
@@ -65,15 +70,16 @@ export async function insertCharge(
   const id = p.add(c.id);
   const merchant = p.add(c.merchant_id);
   const terms = c.due;
+  const at = terms?.expires_at ?? c.expires_at;
   const { rows } = await db.query<InsertedCharge & { due: number }>(
     `WITH charge AS (
-       INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at, checkout_id${terms ? `,
+       INSERT INTO charges (id, merchant_id, customer_id, amount, txid, br_code, description, fee, net_amount, expires_at, checkout_id, subscription_id${terms ? `,
          due_date, days_after_due, due_rules, fee_fixed, fee_bps` : ''})
        VALUES (${id}, ${merchant}, ${p.add(c.customer_id)}, ${p.add(c.amount)}, ${p.add(c.txid)}, ${p.add(c.br_code)}, ${p.add(c.description)},
-         ${p.add(c.fee)}, ${p.add(c.net_amount)}, ${terms ? `${p.add(terms.expires_at)}::timestamptz` : `now_ms() + make_interval(secs => ${p.add(c.expires_in)})`},
-         ${p.add(c.checkout_id)}${terms ? `, ${p.add(terms.due_date)}::date, ${p.add(terms.days_after_due)}, ${p.add(JSON.stringify(terms.due_rules))}::jsonb,
+         ${p.add(c.fee)}, ${p.add(c.net_amount)}, ${at ? `${p.add(at)}::timestamptz` : `now_ms() + make_interval(secs => ${p.add(c.expires_in)})`},
+         ${p.add(c.checkout_id)}, ${p.add(c.subscription_id)}${terms ? `, ${p.add(terms.due_date)}::date, ${p.add(terms.days_after_due)}, ${p.add(JSON.stringify(terms.due_rules))}::jsonb,
          ${p.add(terms.fee_fixed)}, ${p.add(terms.fee_bps)}` : ''})
-       RETURNING id, created_at, amount, charge_status(status, expires_at) AS status, txid, br_code, description, checkout_id,
+       RETURNING id, created_at, amount, charge_status(status, expires_at) AS status, txid, br_code, description, checkout_id, subscription_id,
          expires_at, paid_at, end2end_id, fee, net_amount, due_date, days_after_due, due_rules, paid_amount, paid_breakdown),
      splits AS (
        INSERT INTO charge_splits (charge_id, merchant_id, position, recipient_id, mode, value, amount)

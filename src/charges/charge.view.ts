@@ -2,7 +2,7 @@ import { saoPauloDate } from '../calendar/index.js';
 import { qrPngDataUrl } from '../pix/index.js';
 import type { Executor } from '../platform/db.js';
 import type { CustomerRow } from '../customers/customer.sql.js';
-import type { Charge, ChargeWithImage, Refund, SplitEntry } from './charge.schemas.js';
+import type { Attempt, Charge, ChargeWithImage, Refund, SplitEntry } from './charge.schemas.js';
 import type { InsertedCharge } from './charge.sql.js';
 import { selectChargeView, type ChargeViewRow } from './charge-view.sql.js';
 import { termsOfCharge } from './charge-due-date.rules.js';
@@ -14,6 +14,19 @@ function toRefund(row: ChargeViewRow): Refund | null {
     id: row.r_id, chargeId: row.id, amount: row.r_amount!, status: row.r_status!, reason: row.r_reason!,
     failedReason: row.r_failed_reason, createdAt: row.r_created_at!.toISOString(), completedAt: row.r_completed_at?.toISOString() ?? null,
   };
+}
+
+/**
+ * A subscription cycle's charge (docs/contract/subscriptions.md#cycle-charges): its failed debit attempts as recorded,
+ * then the one that paid it (the payment itself: its São Paulo day and end-to-end id); and once EXPIRED, why —
+ * the recorded reason, else the last failed attempt's outcome, else that no debit was made (`NO_DEBIT`). Null for
+ * every other charge (its view row has no cycle, so no attempts).
+ */
+function cycleFields(row: ChargeViewRow): { attempts: Attempt[]; failedReason: string | null } | null {
+  if (row.attempts === null) return null;
+  const paid: Attempt[] = row.paid_at ? [{ date: saoPauloDate(row.paid_at), outcome: 'PAID', end2endId: row.end2end_id }] : [];
+  const failedReason = row.status !== 'EXPIRED' ? null : row.failed_reason ?? row.attempts.at(-1)?.outcome ?? 'NO_DEBIT';
+  return { attempts: [...row.attempts, ...paid], failedReason };
 }
 
 /**
@@ -32,6 +45,8 @@ export function toCharge(row: ChargeViewRow, opts: { phone: boolean }): Charge {
     brCode: row.br_code,
     description: row.description,
     checkoutId: row.checkout_id,
+    subscriptionId: row.subscription_id,
+    ...cycleFields(row),
     split: row.split,
     ...(row.cu_id && {
       customer: {
@@ -71,17 +86,22 @@ function amountDueToday(charge: Omit<Charge, 'amountDue' | 'breakdown'>): Pick<C
  * The view row of a charge inserted in this transaction — what selectChargeView would read back, without
  * the round trip: no refund yet, its split entries as resolved, its customer as checked.
  */
-export function insertedChargeView(row: InsertedCharge, split: SplitEntry[], customer: CustomerRow | undefined): ChargeViewRow {
+export function insertedChargeView(
+  row: InsertedCharge, split: SplitEntry[], customer: CustomerRow | undefined, cycle: { dueDate: string } | null = null,
+): ChargeViewRow {
   return {
-    ...row, split,
+    ...row, split, ...(cycle && { due_date: cycle.dueDate }), attempts: cycle && [], failed_reason: null,
     cu_id: customer?.id ?? null, cu_name: customer?.name ?? null, cu_tax_id: customer?.tax_id ?? null,
     cu_email: customer?.email ?? null, cu_phone: customer?.phone ?? null,
     r_id: null, r_amount: null, r_status: null, r_reason: null, r_failed_reason: null, r_created_at: null, r_completed_at: null,
   };
 }
 
-/** The QR image is rendered on demand for the answers that carry it, never stored. */
-export const withImage = (charge: Charge): ChargeWithImage => ({ ...charge, imageBase64: qrPngDataUrl(charge.brCode) });
+/**
+ * The QR image is rendered on demand for the answers that carry it, never stored. A subscription cycle's charge
+ * has no code to scan (the payer's bank debits it): no image either.
+ */
+export const withImage = (charge: Charge): ChargeWithImage => ({ ...charge, imageBase64: charge.brCode ? qrPngDataUrl(charge.brCode) : '' });
 
 /**
  * An answer with its image kept under an Idempotency-Key: without it (it is the brCode drawn, 2–4 KB), and

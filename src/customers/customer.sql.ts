@@ -32,6 +32,12 @@ export async function selectActiveCustomer(db: Executor, merchantId: string, id:
   return rows[0];
 }
 
+/** A customer whatever its state: a subscription's payer stays its payer after the customer is deleted. */
+export async function selectCustomerRecord(db: Executor, merchantId: string, id: string): Promise<CustomerRow | undefined> {
+  const { rows } = await db.query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE id = $1 AND merchant_id = $2`, [id, merchantId]);
+  return rows[0];
+}
+
 export async function softDeleteCustomer(db: Executor, merchantId: string, id: string): Promise<boolean> {
   const { rowCount } = await db.query(
     'UPDATE customers SET deleted_at = now_ms() WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL',

@@ -50,6 +50,17 @@ export function newEndToEndId(ispb: string, at: Date): string {
   return `E${ispb}${stamp}${randomBase62(11)}`;
 }
 
+/**
+ * Pix Automático's recurrence id (API Pix `RecId`): `R`, `R` when it allows retries after the due date or `N`,
+ * the receiving agent's ISPB (8), the creation date `yyyyMMdd` (UTC) and 11 alphanumerics = 29 characters.
+ */
+export function newRecurrenceId(ispb: string, retries: boolean, at: Date): string {
+  if (!/^\d{8}$/.test(ispb)) throw new Error('ISPB must be 8 digits');
+  const stamp = utcMinuteStamp(at);
+  if (stamp === null) throw new Error('invalid date for a recurrence id');
+  return `R${retries ? 'R' : 'N'}${ispb}${stamp.slice(0, 8)}${randomBase62(11)}`;
+}
+
 const E2E = /^E\d{8}(\d{12})[A-Za-z0-9]{11}$/;
 
 /** Checks the SPI structure, including that the timestamp is a real UTC minute. */

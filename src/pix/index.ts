@@ -16,6 +16,7 @@ export {
   isValidTxid,
   newDynamicTxid,
   newEndToEndId,
+  newRecurrenceId,
   newTxid,
 } from './ids.js';
 export {

@@ -14,7 +14,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'chg' | 'cust' | 'whk' | 'wd' | 'ref' | 'dsp' | 'evt' | 'dlv' | 'mer' | 'key' | 'usr' | 'ses' | 'chk' | 'plk' | 'logo';
+export type IdPrefix = 'chg' | 'cust' | 'whk' | 'wd' | 'ref' | 'dsp' | 'evt' | 'dlv' | 'mer' | 'key' | 'usr' | 'ses' | 'chk' | 'plk' | 'logo' | 'sub';
 
 /** Opaque, random, URL-safe ids with a type prefix (docs/contract/http.md#ids). */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(22)}`;

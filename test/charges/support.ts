@@ -18,7 +18,7 @@ export function validTaxId(kind: 'CPF' | 'CNPJ' = 'CPF'): string {
 }
 
 export const CHARGE_KEYS = [
-  'amount', 'brCode', 'checkoutId', 'createdAt', 'description', 'end2endId', 'expiresAt', 'fee', 'id', 'netAmount', 'paidAt', 'split', 'status', 'txid',
+  'amount', 'brCode', 'checkoutId', 'createdAt', 'description', 'end2endId', 'expiresAt', 'fee', 'id', 'netAmount', 'paidAt', 'split', 'status', 'txid', 'subscriptionId',
   'dueDate', 'daysAfterDue', 'fine', 'interest', 'discount', 'rebate', 'paidAmount', 'paidBreakdown',
 ];
 export const CHECK_KEYS = [...CHARGE_KEYS, 'imageBase64', 'amountDue', 'breakdown'].sort();

@@ -46,7 +46,7 @@ export async function balance(t: TestContext, m: M) {
 
 /** Charge fields in every shape (docs/contract/charges.md#charge-object); `customer`/`refund` only when there is one. */
 export const CHARGE_BASE = [
-  'amount', 'brCode', 'checkoutId', 'createdAt', 'description', 'end2endId', 'expiresAt', 'fee', 'id', 'netAmount', 'paidAt', 'split', 'status', 'txid',
+  'amount', 'brCode', 'checkoutId', 'createdAt', 'description', 'end2endId', 'expiresAt', 'fee', 'id', 'netAmount', 'paidAt', 'split', 'status', 'txid', 'subscriptionId',
   // docs/contract/due-date-charges.md#charge-object: null on an immediate charge, present in every shape.
   'dueDate', 'daysAfterDue', 'fine', 'interest', 'discount', 'rebate', 'paidAmount', 'paidBreakdown',
 ];

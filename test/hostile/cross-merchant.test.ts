@@ -210,6 +210,29 @@ describe('merchant B with merchant A\'s ids', () => {
     await t.assertLedger();
   });
 
+  it("subscriptions (docs/contract/subscriptions.md#subscriptions): B with A's ids gets what unknown ids get, 404; A's subscriptions unchanged", async () => {
+    const subs = [a.subscriptionId, a.activeSubscriptionId, a.variableSubscriptionId];
+    const view = async () => Promise.all([
+      ...subs.map(async (id) => (await t.request('GET', `/subscriptions/${id}`, { key: a.merchant.key })).body),
+      ...subs.map(async (id) => (await t.request('GET', `/subscriptions/${id}/charges`, { key: a.merchant.key })).body),
+    ]);
+    const before = await view();
+    const unknown = 'sub_0000000000000000000000';
+    for (const id of subs) {
+      expectNotFound(await sameAsUnknown('GET /subscriptions/{id}', 'GET', (x) => `/subscriptions/${x}`, id, unknown));
+      expectNotFound(await sameAsUnknown('GET /subscriptions/{id}/charges', 'GET', (x) => `/subscriptions/${x}/charges`, id, unknown));
+      expectNotFound(await sameAsUnknown('POST /subscriptions/{id}/cancel', 'POST', (x) => `/subscriptions/${x}/cancel`, id, unknown));
+      expectNotFound(await sameAsUnknown('POST /subscriptions/{id}/charges', 'POST', (x) => `/subscriptions/${x}/charges`, id, unknown,
+        { amount: 1_500, dueDate: a.variableDueDate }));
+    }
+    // A's customer is not B's to subscribe, and B's list holds none of A's subscriptions.
+    exercised.add('POST /subscriptions');
+    const created = await asB('POST', '/subscriptions', { customerId: a.customerId, amount: 1_000, frequency: 'MONTHLY', startDate: '2030-01-15', contract: 'x', journey: 'QR' });
+    expect({ status: created.status, ...created.body }).toEqual({ status: 400, error: 'VALIDATION_ERROR', message: 'customerId: not found', success: false });
+    expect((await asB('GET', '/subscriptions?limit=100')).body.data).toEqual([]);
+    expect(await view()).toEqual(before);
+  });
+
   it('covers every id-bearing merchant route of the OpenAPI document', async () => {
     const doc = (await t.request('GET', '/openapi.json')).body;
     const idRoutes = operationsOf(doc)

@@ -123,6 +123,14 @@ beforeAll(async () => {
       'POST /me/branding/preview': { displayName: 'Fuzz', primaryColor: '#8a3b12', logo: LOGO_PNG },
       // The link asks for an amount and every customer field (fixtures.ts).
       'POST /l/{id}/checkouts': { amount: 1000, name: 'Payer', email: 'payer@example.com', taxId: '52998224725', phone: '+55 11 99999-9999' },
+      'POST /subscriptions': {
+        customerId: a.customerId, amount: 1000, frequency: 'MONTHLY', startDate: '2030-01-15', endDate: '2031-01-15', contract: 'fuzz',
+        // PUSH: every field of payerAccount is in the base, so a variant of one keeps the others.
+        description: 'fuzz', retryPolicy: 'THREE_IN_7_DAYS', journey: 'PUSH', payerAccount: { ispb: '12345678', branch: '1', account: '123' },
+        requestExpiresIn: 3600,
+      },
+      'POST /subscriptions/{id}/charges': { amount: 1500, dueDate: a.variableDueDate },
+      'POST /admin/simulator/charges/{id}/debit': { outcome: 'INSUFFICIENT_FUNDS' },
     },
     realParams: {
       'GET /customers/{id}': { id: a.customerId },
@@ -175,6 +183,15 @@ beforeAll(async () => {
       'GET /l/{id}': { id: a.linkId },
       'POST /l/{id}': { id: a.linkId },
       'POST /l/{id}/checkouts': { id: a.linkId },
+      'GET /subscriptions/{id}': { id: a.subscriptionId },
+      'GET /subscriptions/{id}/charges': { id: a.activeSubscriptionId },
+      'POST /subscriptions/{id}/charges': { id: a.variableSubscriptionId },
+      'POST /subscriptions/{id}/cancel': { id: a.subscriptionId },
+      'POST /admin/simulator/subscriptions/{id}/authorize': { id: a.subscriptionId },
+      'POST /admin/simulator/subscriptions/{id}/reject': { id: a.subscriptionId },
+      'POST /admin/simulator/subscriptions/{id}/cancel': { id: a.activeSubscriptionId },
+      'POST /admin/simulator/subscriptions/{id}/next-cycle': { id: a.activeSubscriptionId },
+      'POST /admin/simulator/charges/{id}/debit': { id: a.cycleChargeId },
     },
   };
 });

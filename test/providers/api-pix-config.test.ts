@@ -16,6 +16,7 @@ const base = { ADMIN_TOKEN: 'adm-'.padEnd(40, 'x'), ENCRYPTION_KEY: randomBytes(
 const apiPix = {
   PIX_PROVIDER: 'api-pix', API_PIX_BASE_URL: 'https://psp.example/api/v2/', API_PIX_CLIENT_ID: 'id', API_PIX_CLIENT_SECRET: 'secret',
   API_PIX_CERT_FILE: cert, API_PIX_KEY_FILE: key, API_PIX_WEBHOOK_TOKEN: 't'.repeat(32), API_PIX_PAYOUT_KEY: 'payouts@example.com',
+  API_PIX_RECEIVER_AGENCY: '0001', API_PIX_RECEIVER_ACCOUNT: '1234567', API_PIX_RECEIVER_ACCOUNT_TYPE: 'CORRENTE',
 };
 const load = (env: Record<string, string | undefined>) => loadConfig({ ...base, ...env }, { dataDir: dir });
 
@@ -30,8 +31,10 @@ describe('config: PIX_PROVIDER and API_PIX_*', () => {
   it('api-pix: defaults and the token URL under the base', () => {
     expect(load(apiPix).apiPix).toEqual({
       baseUrl: 'https://psp.example/api/v2', tokenUrl: 'https://psp.example/api/v2/oauth/token', clientId: 'id', clientSecret: 'secret',
-      scopes: 'cob.write cob.read pix.write pix.read', certFile: cert, keyFile: key, caFile: null, webhookToken: 't'.repeat(32),
+      scopes: 'cob.write cob.read pix.write pix.read rec.write rec.read solicrec.write solicrec.read cobr.write cobr.read payloadlocationrec.write',
+      certFile: cert, keyFile: key, caFile: null, webhookToken: 't'.repeat(32),
       timeoutMs: 10_000, pollIntervalMs: 5_000, reconcileIntervalS: 300, payoutKey: 'payouts@example.com', receiverKey: null,
+      receiverAccount: { agency: '0001', account: '1234567', type: 'CORRENTE' },
     });
     expect(load({ ...apiPix, API_PIX_TOKEN_URL: 'https://auth.psp.example/oauth/token' }).apiPix!.tokenUrl).toBe('https://auth.psp.example/oauth/token');
   });
@@ -48,6 +51,13 @@ describe('config: PIX_PROVIDER and API_PIX_*', () => {
     ['API_PIX_WEBHOOK_TOKEN', 'short', 'API_PIX_WEBHOOK_TOKEN must be 32-256 characters [A-Za-z0-9._~-]'],
     ['API_PIX_WEBHOOK_TOKEN', 'x'.repeat(31) + '/', 'API_PIX_WEBHOOK_TOKEN must be 32-256 characters [A-Za-z0-9._~-]'],
     ['API_PIX_PAYOUT_KEY', undefined, 'API_PIX_PAYOUT_KEY is required when PIX_PROVIDER=api-pix'],
+    ['API_PIX_RECEIVER_AGENCY', undefined, 'API_PIX_RECEIVER_AGENCY is required when PIX_PROVIDER=api-pix'],
+    ['API_PIX_RECEIVER_AGENCY', '12345', 'API_PIX_RECEIVER_AGENCY must be 1 to 4 digits'],
+    ['API_PIX_RECEIVER_ACCOUNT', undefined, 'API_PIX_RECEIVER_ACCOUNT is required when PIX_PROVIDER=api-pix'],
+    ['API_PIX_RECEIVER_ACCOUNT', '12-3', 'API_PIX_RECEIVER_ACCOUNT must be 1 to 20 digits'],
+    ['API_PIX_RECEIVER_ACCOUNT', '1'.repeat(21), 'API_PIX_RECEIVER_ACCOUNT must be 1 to 20 digits'],
+    ['API_PIX_RECEIVER_ACCOUNT_TYPE', undefined, 'API_PIX_RECEIVER_ACCOUNT_TYPE is required when PIX_PROVIDER=api-pix'],
+    ['API_PIX_RECEIVER_ACCOUNT_TYPE', 'SALARIO', 'API_PIX_RECEIVER_ACCOUNT_TYPE must be CORRENTE, POUPANCA or PAGAMENTO'],
     ['API_PIX_TIMEOUT_MS', '0', 'API_PIX_TIMEOUT_MS must be an integer >= 1'],
     ['API_PIX_RECONCILE_INTERVAL_S', '0', 'API_PIX_RECONCILE_INTERVAL_S must be an integer >= 1'],
   ])('api-pix: %s=%s is refused', (name, value, message) => {

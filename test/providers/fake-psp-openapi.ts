@@ -30,6 +30,14 @@ import { parse } from 'yaml';
  * - `DadosRecebedor` requires `logradouro`, `cidade`, `uf` and `cep` at the top of the object that includes
  *   it (the whole `CobVGerada` or `CobVPayload`) besides inside `recebedor`, where its nested allOf requires
  *   them again and where BACEN's examples put them: the top-level copy is dropped.
+ * Pix Automático's schemas require a few names that nothing defines at that level and that none of BACEN's own
+ * examples carry (ERRATA below): `RecBase` requires `retentativa` (the policy is `politicaRetentativa`, which
+ * RecConfiguracao requires) and `idRec` (a `POST /rec` body has none: the PSP assigns it; the answers that hold one
+ * require it on their own); `SolicRecBase` requires `pagador` (a `POST /solicrec` names the payer's account in
+ * `destinatario`); `DadosPagadorRec` requires `ispbParticipante` beside `pagador`, not in it; `SolicRecCompleta`
+ * requires `rec` (its example, and the schema, hold `recPayload`). Those names are dropped from those `required`
+ * lists; everything else in them is required. `PixAutomatico.valor` (a cycle's PIX) is a money string whose `anyOf`
+ * lists the component objects of `Pix.componentesValor`: no value could match it, so that `anyOf` goes.
  * The document is otherwise used as published, its quirks included: `PixConsultados` (the `GET /pix`
  * answer) lists `cobs` as required though its own example has none, so the fake sends `cobs: []`.
  */
@@ -46,6 +54,25 @@ function anchorPatterns(node: unknown): void {
       o[k] = inner.startsWith('^') ? inner : `^(?:${inner})$`;
     } else anchorPatterns(v);
   }
+}
+
+/** Required names no schema defines at that level and no BACEN example carries (see above). */
+const ERRATA: Record<string, string[]> = {
+  RecBase: ['idRec', 'retentativa'],
+  SolicRecBase: ['pagador'],
+  SolicRecCompleta: ['rec'],
+  DadosPagadorRec: ['ispbParticipante'],
+};
+
+function applyRecErrata(schemas: Record<string, any>): void {
+  for (const [name, drop] of Object.entries(ERRATA)) {
+    const schema = schemas[name];
+    if (!schema?.required || !drop.every((n) => schema.required.includes(n))) throw new Error(`erratum of ${name} no longer applies`);
+    schema.required = schema.required.filter((n: string) => !drop.includes(n));
+  }
+  const valor = schemas.PixAutomatico?.properties?.valor;
+  if (valor?.type !== 'string' || !valor.anyOf) throw new Error('erratum of PixAutomatico.valor no longer applies');
+  delete valor.anyOf;
 }
 
 export interface ApiPixRequest {
@@ -96,6 +123,7 @@ export function apiPixConformance(): Promise<Conformance> {
     const schemas = (definition.components?.schemas ?? {}) as Record<string, any>;
     schemas.CobVValor.properties.desconto.oneOf[0].required = ['descontoDataFixa'];
     delete schemas.DadosRecebedor.required;
+    applyRecErrata(schemas);
     // The document names no operations; openapi-backend validates only named ones.
     for (const [path, item] of Object.entries(definition.paths ?? {})) {
       for (const [method, op] of Object.entries(item ?? {})) {
@@ -126,7 +154,11 @@ export function apiPixConformance(): Promise<Conformance> {
     };
     // Validators compile on first use (seconds for this document on a busy machine): the operations the
     // adapter uses are compiled here, so no answer of the fake is slowed past the adapter's timeout.
-    const used: Array<[string, string]> = [['PUT', '/cob/{txid}'], ['PUT', '/cobv/{txid}'], ['GET', '/pix'], ['GET', '/pix/{e2eid}'], ['PUT', '/pix/{e2eid}/devolucao/{id}'], ['GET', '/pix/{e2eid}/devolucao/{id}']];
+    const used: Array<[string, string]> = [
+      ['PUT', '/cob/{txid}'], ['PUT', '/cobv/{txid}'], ['GET', '/pix'], ['GET', '/pix/{e2eid}'], ['PUT', '/pix/{e2eid}/devolucao/{id}'],
+      ['GET', '/pix/{e2eid}/devolucao/{id}'], ['POST', '/locrec'], ['POST', '/rec'], ['GET', '/rec/{idRec}'], ['PATCH', '/rec/{idRec}'],
+      ['POST', '/solicrec'], ['PUT', '/cobr/{txid}'], ['GET', '/cobr/{txid}'], ['PATCH', '/cobr/{txid}'], ['POST', '/cobr/{txid}/retentativa/{data}'],
+    ];
     for (const [method, path] of used) {
       const op = api.getOperation(`${method} ${path}`)!;
       api.validateRequest({ method, path: path.replace(/\{\w+\}/g, 'x'), headers: {}, query: {} }, op);

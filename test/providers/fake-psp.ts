@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { bacenAnswer, problem, receivePix, type Answer, type BacenState, type Devolucao, type ReceivedPix } from './fake-psp-bacen.js';
 import { apiPixConformance, type ApiPixRequest } from './fake-psp-openapi.js';
 import { payoutAnswer, type Envio, type PayoutState } from './fake-psp-payouts.js';
+import { recAnswer, recControls, type RecState } from './fake-psp-rec.js';
 
 export type { Devolucao, Envio, ReceivedPix };
 
 /**
- * A fake PSP speaking BACEN's API Pix v2 (token, cob, pix, devolução) and the Efí-shaped payout
+ * A fake PSP speaking BACEN's API Pix v2 (token, cob, pix, devolução, Pix Automático) and the Efí-shaped payout
  * endpoints, on 127.0.0.1. With openssl it serves https and requires a client certificate issued by its
  * own throwaway CA (mTLS, as a real PSP); without openssl it falls back to plain http, which the adapter
  * accepts only with the test-only API_PIX_ALLOW_HTTP=true.
@@ -23,8 +24,8 @@ export type { Devolucao, Envio, ReceivedPix };
  * endpoint is a violation too. Violations are answered 400 and kept: `assertConformance()` (call it in
  * afterEach) and `close()` throw them, so no test passes over a non-conforming exchange.
  *
- * Layout: the server, token and test controls here; API Pix resources in fake-psp-bacen.ts; payouts in
- * fake-psp-payouts.ts. Options go to FakePspOptions.
+ * Layout: the server, token and test controls here; API Pix resources in fake-psp-bacen.ts; Pix Automático's and
+ * the payer's bank in fake-psp-rec.ts; payouts in fake-psp-payouts.ts. Options go to FakePspOptions.
  */
 export const CLIENT_ID = 'pixgate-client';
 export const CLIENT_SECRET = 'client-secret-' + randomBytes(8).toString('hex');
@@ -37,7 +38,7 @@ export interface FakePspOptions {
 
 export interface Seen { method: string; path: string; query: Record<string, string>; body: any; authorization: string | undefined }
 
-export interface FakePsp extends BacenState, PayoutState {
+export interface FakePsp extends BacenState, PayoutState, RecState, ReturnType<typeof recControls> {
   /** Base URL of the API (`.../api/v2`); the token endpoint is `{origin}/oauth/token`. */
   baseUrl: string;
   tokenUrl: string;
@@ -92,8 +93,11 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
   const failures: Array<{ prefix: string; status: number; title: string }> = [];
   const delays: Array<{ prefix: string; ms: number }> = [];
 
-  const state: BacenState & PayoutState = { cobs: new Map(), received: new Map(), devolucoes: new Map(), envios: new Map(), duplicateSends: 'replay' };
-  const psp = Object.assign(state, {
+  const state: BacenState & PayoutState & RecState = {
+    cobs: new Map(), received: new Map(), devolucoes: new Map(), envios: new Map(), duplicateSends: 'replay',
+    locrecs: new Map(), recs: new Map(), solicrecs: new Map(), cobrs: new Map(),
+  };
+  const psp = Object.assign(state, recControls(state), {
     tls, seen: [] as Seen[], tokenRequests: 0, violations: [] as string[],
     receive: (p: Parameters<FakePsp['receive']>[0]) => receivePix(state, p),
     assertConformance: () => {
@@ -133,7 +137,7 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
       const [f] = failures.splice(failure, 1);
       return [f!.status, problem(f!.status, f!.title)];
     }
-    const answer = op ? bacenAnswer(state, req) : payoutAnswer(state, req.method, req.path, req.body);
+    const answer = op ? bacenAnswer(state, req) ?? recAnswer(state, req) : payoutAnswer(state, req.method, req.path, req.body);
     if (!answer) {
       psp.violations.push(`request ${where}: ${op ? 'an API Pix route this fake does not serve' : 'not a route of BACEN\'s API Pix nor a payout endpoint'}`);
       return [404, problem(404, 'Rota nao encontrada')];
@@ -199,6 +203,9 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
       API_PIX_CLIENT_SECRET: CLIENT_SECRET,
       API_PIX_WEBHOOK_TOKEN: 'whk-token-' + randomBytes(24).toString('hex'),
       API_PIX_PAYOUT_KEY: 'payouts@pixgate.example',
+      API_PIX_RECEIVER_AGENCY: '0001',
+      API_PIX_RECEIVER_ACCOUNT: '7654321',
+      API_PIX_RECEIVER_ACCOUNT_TYPE: 'CORRENTE',
       API_PIX_POLL_INTERVAL_MS: '50',
       API_PIX_TIMEOUT_MS: '3000',
       ...(files ? { API_PIX_CERT_FILE: files.cert, API_PIX_KEY_FILE: files.key, API_PIX_CA_FILE: files.ca } : { API_PIX_ALLOW_HTTP: 'true' }),

@@ -12,6 +12,7 @@ const ENDPOINT_KEYS = ['createdAt', 'events', 'id', 'url'];
 const ALL_EVENTS = [
   'CHARGE_CREATED', 'CHARGE_PAID', 'CHARGE_EXPIRED', 'REFUND_COMPLETED', 'REFUND_FAILED',
   'WITHDRAWAL_COMPLETED', 'WITHDRAWAL_FAILED', 'CHECKOUT_PAID', 'CHECKOUT_REFUNDED', 'SPLIT_RECEIVED',
+  'SUBSCRIPTION_AUTHORIZED', 'SUBSCRIPTION_REJECTED', 'SUBSCRIPTION_CANCELLED', 'SUBSCRIPTION_EXPIRED', 'SUBSCRIPTION_CHARGE_FAILED',
 ];
 let n = 0;
 const uniqueUrl = () => `https://hooks-${++n}.example.com/pix`;
@@ -86,7 +87,8 @@ describe('POST /webhooks', () => {
     const m = await t.merchant();
     const first8 = ALL_EVENTS.slice(0, 8);
     expect((await register(t, m.key, uniqueUrl(), first8)).events).toEqual(first8);
-    expect((await register(t, m.key, uniqueUrl(), ALL_EVENTS.slice(2))).events).toEqual(ALL_EVENTS.slice(2));
+    expect((await register(t, m.key, uniqueUrl(), ALL_EVENTS.slice(2, 10))).events).toEqual(ALL_EVENTS.slice(2, 10));
+    expect((await register(t, m.key, uniqueUrl(), ALL_EVENTS.slice(10))).events).toEqual(ALL_EVENTS.slice(10));
     expect((await register(t, m.key, uniqueUrl(), ['SPLIT_RECEIVED'])).events).toEqual(['SPLIT_RECEIVED']);
     expect((await register(t, m.key, uniqueUrl(), ['CHARGE_CREATED'])).events).toEqual(['CHARGE_CREATED']);
   });

@@ -5,6 +5,7 @@ import { selectKnownEndToEndIds } from '../../unmatched/unmatched.sql.js';
 import type { ApiPixClient } from './api-pix.client.js';
 import { toReceivedPix, type PspPix } from './api-pix-confirm.client.js';
 import { advanceCoveredUntil, selectCoveredUntil } from './api-pix-reconcile.sql.js';
+import { sweepRecurrences } from './api-pix-recurrence.service.js';
 
 export const RECONCILE_TASK = 'api-pix:reconcile';
 const PROVIDER = 'api-pix';
@@ -86,5 +87,6 @@ export function reconcileTask(rt: Runtime, api: ApiPixClient): Task {
       jobKey: RECONCILE_TASK, runAt: new Date(Date.now() + rt.config.apiPix!.reconcileIntervalS * 1000),
     });
     await reconcileReceived(rt, api);
+    await sweepRecurrences(rt, api);
   };
 }

@@ -24,7 +24,7 @@ export class ApiPixError extends AppError {
 
 export interface ApiPixClient {
   /** A JSON call; answers the parsed body of a 2xx, throws ApiPixError otherwise. `op` names it in errors. */
-  request<T>(method: 'GET' | 'PUT' | 'POST', path: string, op: string, body?: unknown): Promise<T>;
+  request<T>(method: 'GET' | 'PUT' | 'POST' | 'PATCH', path: string, op: string, body?: unknown): Promise<T>;
   /** A GET that answers null on 404 (the resource was never created at the PSP). */
   find<T>(path: string, op: string): Promise<T | null>;
 }

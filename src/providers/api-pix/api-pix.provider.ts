@@ -4,6 +4,7 @@ import { ApiPixError, createApiPixClient, type ApiPixClient } from './api-pix.cl
 import { newDynamicTxid } from '../../pix/index.js';
 import { toValor, truncate } from './api-pix-ids.rules.js';
 import { apiPixPayouts, PAYOUT_POLL_TASK } from './api-pix-payouts.provider.js';
+import { apiPixRecurrences } from './api-pix-recurrences.provider.js';
 import { reconcileTask, RECONCILE_TASK, scheduleReconcile } from './api-pix-reconcile.tasks.js';
 import { apiPixRefunds, refundPollTask, REFUND_POLL_TASK } from './api-pix-refunds.provider.js';
 import { apiPixUnmatched, UNMATCHED_POLL_TASK, unmatchedPollTask } from './api-pix-unmatched.provider.js';
@@ -26,7 +27,8 @@ interface CobGerada {
 
 /**
  * A PSP speaking BACEN's API Pix v2 (PIX_PROVIDER=api-pix; docs/providers.md): charges are cobs (cobvs with a due date),
- * refunds are devoluções, payouts use the PSP-specific endpoint in api-pix-payouts.provider.ts. Notifications
+ * refunds are devoluções, payouts use the PSP-specific endpoint in api-pix-payouts.provider.ts, subscriptions
+ * are Pix Automático's rec and cobr (api-pix-recurrences.provider.ts). Notifications
  * (api-pix-webhook.routes.ts) are confirmed with the PSP before anything is done; received PIX are also
  * listed by the reconciliation sweep, devolução and payout results polled, and all of them enter the
  * core through its idempotent functions.
@@ -61,6 +63,7 @@ export function createApiPixProvider(rt: Runtime): ApiPixProvider {
     sendPayout: payouts.sendPayout,
     getPayout: payouts.getPayout,
     ...apiPixUnmatched(rt, client),
+    ...apiPixRecurrences(rt, client),
     tasks: () => ({
       [REFUND_POLL_TASK]: refundPollTask(rt, client), [PAYOUT_POLL_TASK]: payouts.pollTask,
       [UNMATCHED_POLL_TASK]: unmatchedPollTask(rt, client), [RECONCILE_TASK]: reconcileTask(rt, client),

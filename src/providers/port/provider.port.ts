@@ -53,6 +53,21 @@ export interface PixProvider {
   /** Asks for a devolução of the whole of an unmatched payment, idempotent by devolucaoId; refusals as `sendRefund`. */
   sendUnmatchedRefund(input: UnmatchedRefundRequest): Promise<DevolucaoState>;
   /**
+   * Pix Automático (docs/contract/subscriptions.md#at-the-provider): registers a subscription's recurrence
+   * (API Pix `rec`, with its location for the QR journeys and the request to the payer's bank for journey 1)
+   * and answers its id there and, for the QR journeys, the code the payer scans. Called holding no connection.
+   */
+  createRecurrence(input: RecurrenceInput): Promise<ProviderRecurrence>;
+  /**
+   * Issues a cycle's charge of a recurrence (API Pix `PUT /cobr/{txid}`), to be debited on its due date.
+   * Idempotent by txid: asked again for a txid it already issued, it issues nothing more.
+   */
+  issueCycleCharge(input: CycleChargeInput): Promise<void>;
+  /** Asks the payer's bank for one more debit attempt of a cycle's charge on `date` (`POST /cobr/{txid}/retentativa/{data}`). */
+  retryCycleCharge(input: CycleRetry): Promise<void>;
+  /** Cancels a recurrence and the cycle charges not yet paid (`PATCH /rec/{idRec}`, `PATCH /cobr/{txid}`). Idempotent. */
+  cancelRecurrence(input: RecurrenceCancel): Promise<void>;
+  /**
    * The simulator only: a payer pays the charge's code, through the same core function a PSP's notification
    * reaches (the payment page's test button, docs/contract/checkouts.md#payment-page). A real PSP has none.
    */
@@ -80,9 +95,67 @@ export interface ProviderRoutes {
   public?: FastifyPluginAsync;
   /**
    * At the root, outside every scope: what a payer's bank fetches from the PSP itself — the simulator's
-   * payload locations (`/pix/v2/cobv/<token>`) and the key set that signs them (`/pix/v2/jwks`).
+   * payload locations (`/pix/v2/cobv/<token>`, `/pix/v2/rec/<token>`) and the key set that signs them (`/pix/v2/jwks`).
    */
   payer?: FastifyPluginAsync;
+}
+
+export type RecurrenceJourney = 'QR' | 'QR_WITH_PAYMENT' | 'PUSH';
+export type RecurrenceFrequency = 'WEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUAL' | 'ANNUAL';
+export type RecurrenceRetryPolicy = 'NONE' | 'THREE_IN_7_DAYS';
+
+/** A subscription as the provider registers it (API Pix `rec`). Dates are `YYYY-MM-DD`; amounts cents. */
+export interface RecurrenceInput {
+  subscriptionId: string;
+  journey: RecurrenceJourney;
+  frequency: RecurrenceFrequency;
+  startDate: string;
+  endDate: string | null;
+  /** Exactly one of them: the same each cycle, or the least a cycle may ask. */
+  amount: number | null;
+  minAmount: number | null;
+  contract: string;
+  description: string | null;
+  retryPolicy: RecurrenceRetryPolicy;
+  /** The payer (API Pix `vinculo.devedor`): CPF (11 digits) or CNPJ (14). */
+  payer: { name: string; taxId: string };
+  /** The receiving merchant's name and city, as its codes show them. */
+  merchant: { name: string; city: string; taxId: string | null };
+  /** Journey 3: the immediate charge the composite code pays with the authorization. */
+  firstCharge?: ProviderCharge;
+  /** Journey 1: where the authorization request goes, and until when it may be answered. */
+  payerAccount?: { ispb: string; branch: string; account: string };
+  requestExpiresAt?: Date;
+}
+
+export interface ProviderRecurrence {
+  /** The recurrence's id at the provider (API Pix `idRec`). */
+  providerRef: string;
+  /** The QR journeys: what the payer scans (a recurrence location in template 80; journey 3 with the first charge). */
+  brCode: string | null;
+}
+
+export interface CycleChargeInput {
+  /** Chosen by the core when it claims the cycle, so that a repeated request names the same charge. */
+  txid: string;
+  providerRef: string;
+  dueDate: string;
+  amount: number;
+  description: string | null;
+  payer: { name: string; taxId: string };
+}
+
+export interface CycleRetry {
+  txid: string;
+  providerRef: string;
+  /** The São Paulo day of the new attempt. */
+  date: string;
+}
+
+export interface RecurrenceCancel {
+  providerRef: string;
+  /** The cycle charges not yet paid. */
+  txids: string[];
 }
 
 export interface UnmatchedRefundRequest {

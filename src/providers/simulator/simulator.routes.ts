@@ -3,6 +3,7 @@ import type { Runtime } from '../../runtime.js';
 import { simulatorChargeRoutes } from './sim-charges.routes.js';
 import { simulatorPayoutRoutes } from './sim-payouts.routes.js';
 import { simulatorPixRoutes } from './sim-pix.routes.js';
+import { simulatorSubscriptionRoutes } from './sim-subscriptions.routes.js';
 
 /** `/admin/simulator/...` controls (docs/contract/operator.md#simulator); registered only while the simulator is the provider. */
 export function simulatorRoutes(rt: Runtime) {
@@ -10,5 +11,6 @@ export function simulatorRoutes(rt: Runtime) {
     await app.register(simulatorChargeRoutes(rt));
     await app.register(simulatorPayoutRoutes(rt));
     await app.register(simulatorPixRoutes(rt));
+    await app.register(simulatorSubscriptionRoutes(rt));
   };
 }

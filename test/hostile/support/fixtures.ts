@@ -21,6 +21,13 @@ export interface MerchantObjects {
   linkId: string;
   /** The store's logo (branding), served by Pixgate. */
   logoId: string;
+  /** Subscriptions: one CREATED (QR), one ACTIVE with a fixed amount and its PENDING cycle charge, one ACTIVE variable one. */
+  subscriptionId: string;
+  activeSubscriptionId: string;
+  cycleChargeId: string;
+  variableSubscriptionId: string;
+  /** A due date of the variable subscription's cycles not charged yet. */
+  variableDueDate: string;
 }
 
 async function ok(res: Promise<{ status: number; body: any; raw: string }>, status: number, what: string): Promise<any> {
@@ -31,7 +38,7 @@ async function ok(res: Promise<{ status: number; body: any; raw: string }>, stat
 
 /**
  * A merchant with a customer, charges PENDING / PAID / REFUNDED (refund still PENDING) / DISPUTED, a PENDING
- * withdrawal, a webhook endpoint at `hookUrl`, checkouts PENDING / PAID, a payment link and a logo. Run with long
+ * withdrawal, a webhook endpoint at `hookUrl`, checkouts PENDING / PAID, a payment link, a logo and subscriptions. Run with long
  * simulator delays so nothing settles on its own.
  */
 export async function merchantWithEverything(t: TestContext, hookUrl: string): Promise<MerchantObjects> {
@@ -57,10 +64,19 @@ export async function merchantWithEverything(t: TestContext, hookUrl: string): P
     name: 'Doação', amountRange: { min: 500, max: 500_000 }, customerFields: ['name', 'email', 'taxId', 'phone'],
   }), 201, 'payment link');
   const branding = await ok(as('PUT', '/me/branding', { displayName: 'Loja', primaryColor: '#8a3b12', logo: LOGO_PNG }), 200, 'branding');
+  const plan = { customerId: customer.id, frequency: 'MONTHLY', startDate: '2030-01-15', contract: 'Plano', journey: 'QR' };
+  const subscription = await ok(as('POST', '/subscriptions', { ...plan, amount: 1_000 }), 201, 'subscription');
+  const fixed = await ok(as('POST', '/subscriptions', { ...plan, amount: 1_000 }), 201, 'fixed subscription');
+  await ok(t.admin('POST', `/admin/simulator/subscriptions/${fixed.id}/authorize`), 200, 'authorize');
+  const cycleCharge = await ok(t.admin('POST', `/admin/simulator/subscriptions/${fixed.id}/next-cycle`), 200, 'next cycle');
+  const variable = await ok(as('POST', '/subscriptions', { ...plan, minAmount: 1_000 }), 201, 'variable subscription');
+  await ok(t.admin('POST', `/admin/simulator/subscriptions/${variable.id}/authorize`), 200, 'authorize variable');
   return {
     merchant, customerId: customer.id, pendingChargeId: pending.id, paidChargeId: paid.id, refundedChargeId: refunded.id,
     refundId: refund.refund.id, disputedChargeId: disputed.id, disputeId: dispute.id, withdrawalId: withdrawal.id, endpointId: endpoint.id,
     checkoutId: checkout.id, paidCheckoutId: paidCheckout.id, linkId: link.id, logoId: String(branding.logoUrl).split('/').pop()!,
+    subscriptionId: subscription.id, activeSubscriptionId: fixed.id, cycleChargeId: cycleCharge.id, variableSubscriptionId: variable.id,
+    variableDueDate: variable.nextDueDate,
   };
 }
 

@@ -61,7 +61,7 @@ const TOO_DEEP = { statuses: [400], error: 'VALIDATION_ERROR', message: `body: n
 const VALIDATION = { statuses: [400], error: 'VALIDATION_ERROR' };
 const BAD_TEXT = /[\u0000\p{Cs}]/u;
 const OWN_PREFIX: Record<string, string> = {
-  checkouts: 'chk_', pay: 'chk_', 'payment-links': 'plk_', l: 'plk_', logos: 'logo_', customers: 'cust_', withdrawals: 'wd_', webhooks: 'whk_', merchants: 'mer_', 'api-keys': 'key_', charges: 'chg_', disputes: 'dsp_', refunds: 'ref_', 'unmatched-payments': 'unp_', users: 'usr_', events: 'evt_',
+  checkouts: 'chk_', pay: 'chk_', subscriptions: 'sub_', 'payment-links': 'plk_', l: 'plk_', logos: 'logo_', customers: 'cust_', withdrawals: 'wd_', webhooks: 'whk_', merchants: 'mer_', 'api-keys': 'key_', charges: 'chg_', disputes: 'dsp_', refunds: 'ref_', 'unmatched-payments': 'unp_', users: 'usr_', events: 'evt_',
 };
 
 /** The id prefix of the objects a route is about: the segment before `{id}`, or charges for `/transparents/*?id=`. */
