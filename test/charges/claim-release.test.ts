@@ -78,6 +78,16 @@ it('the claim commits but its answer is lost with the connection (a failover cut
   expect((await direct.query('SELECT count(*)::int AS n FROM charges WHERE merchant_id = $1', [m.id])).rows[0].n).toBe(before + 1);
 }, 30_000);
 
+it('the connection lost at the commit of the charge and its answer (a primary stopping): nothing commits, the claim is freed, and the retry is served', async () => {
+  const before = (await direct.query('SELECT count(*)::int AS n FROM charges WHERE merchant_id = $1', [m.id])).rows[0].n;
+  const cut = proxy.cutAt('COMMIT');
+  const failed = await create('commit-1');
+  await cut;
+  expect(failed.status, failed.raw).toBeGreaterThanOrEqual(500);
+  await expectRetryServed('commit-1');
+  expect((await direct.query('SELECT count(*)::int AS n FROM charges WHERE merchant_id = $1', [m.id])).rows[0].n).toBe(before + 1);
+}, 30_000);
+
 it('an error after the claim (the PSP refuses) frees the key before the answer leaves: the immediate retry is served', async () => {
   psp.failNext(COB, 503);
   const failed = await create('err-1');

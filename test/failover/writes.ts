@@ -61,7 +61,7 @@ export class WriteWorkload {
     for (;;) {
       if (Date.now() > deadline) {
         const marks = [...this.marks].map(([name, at]) => `${name} at ${(at / 1000).toFixed(2)} s`).join(', ');
-        throw new Error(`${method} ${url}: no answer for ${GIVE_UP_MS} ms (first attempt at ${(first / 1000).toFixed(2)} s${marks ? `; ${marks}` : ''}); `
+        throw new Error(`${method} ${url}${idemKey ? ` (Idempotency-Key ${idemKey})` : ''}: no answer for ${GIVE_UP_MS} ms (first attempt at ${(first / 1000).toFixed(2)} s${marks ? `; ${marks}` : ''}); `
           + `${mine.length} attempts (${tally(mine)}); the first: ${describe(mine.slice(0, 3))}; the last: ${describe(mine.slice(-LAST_ATTEMPTS_SHOWN))}`);
       }
       const start = this.now();

@@ -1,9 +1,11 @@
 import net from 'node:net';
 
-/** A statement whose answer the proxy is to lose, and what to call once it did. */
+/** A statement the proxy is to cut: whether it reaches the database first, and what to call once it is cut. */
 interface Armed {
   text: string;
-  lost: () => void;
+  /** It runs and its answer is lost (true), or its connection is dropped before it is sent (false). */
+  runs: boolean;
+  done: () => void;
 }
 
 /**
@@ -11,7 +13,8 @@ interface Armed {
  * new ones, as a database restart or a failover does to the service; `restore()` lets connections through
  * again; `loseAnswerTo(text)` lets one statement reach the database and run, and drops its connection before
  * the answer comes back — what a failover does to a commit it cuts while the commit waits for the standby
- * (the work is committed, the client only sees its connection end). The service is pointed at it with `via(url)`.
+ * (the work is committed, the client only sees its connection end); `cutAt(text)` drops the connection of one
+ * statement before it is sent. The service is pointed at it with `via(url)`.
  */
 export class DbProxy {
   private readonly sockets = new Set<net.Socket>();
@@ -44,6 +47,10 @@ export class DbProxy {
         const armed = proxy.armed;
         if (reader.read(chunk, armed?.text ?? null) && armed) {
           proxy.armed = null;
+          if (!armed.runs) {
+            drop();
+            return armed.done();
+          }
           losing = armed;
         }
         upstream.write(chunk);
@@ -52,7 +59,7 @@ export class DbProxy {
         // PostgreSQL flushes a statement's answer with its ReadyForQuery, after the commit: the first chunk
         // back means the work is done; the client never sees it.
         if (!losing) return void client.write(chunk);
-        losing.lost();
+        losing.done();
         drop();
       });
     }));
@@ -83,7 +90,15 @@ export class DbProxy {
    * and its connection is dropped before its answer reaches the client. Resolves once the answer was lost.
    */
   loseAnswerTo(text: string): Promise<void> {
-    return new Promise((lost) => (this.armed = { text, lost }));
+    return new Promise((done) => (this.armed = { text, runs: true, done }));
+  }
+
+  /**
+   * The next statement whose text contains `text` never reaches the database: its connection is dropped as
+   * the client sends it (a primary stopping under a transaction about to commit). Resolves once it was cut.
+   */
+  cutAt(text: string): Promise<void> {
+    return new Promise((done) => (this.armed = { text, runs: false, done }));
   }
 
   async close(): Promise<void> {

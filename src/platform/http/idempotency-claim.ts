@@ -86,7 +86,8 @@ export interface Claimable {
 }
 
 export class ClaimedKey implements TransactionHook<unknown> {
-  private answered = false;
+  /** An answer was written: alone (committed), or in the command's transaction (committed only if its COMMIT was). */
+  private answerWritten = false;
 
   constructor(private readonly scope: ClaimScope, private readonly claimId: string) {}
 
@@ -107,12 +108,14 @@ export class ClaimedKey implements TransactionHook<unknown> {
   }
 
   /**
-   * The command failed with no answer stored: store it when it is one to keep, else free the key for a
-   * retry — also when storing fails, since the work it describes did not commit either.
+   * The command failed: store its answer when it is one to keep, else free the key for a retry — also when
+   * storing fails, since the work it describes did not commit either. An answer written in the command's
+   * transaction counts only if that COMMIT did, and a failover cuts COMMITs (the primary stops: the
+   * transaction is gone, the claim committed before it stays), so the claim is released then too; the
+   * delete matches only a claim still without an answer, and leaves one whose answer did commit alone.
    */
   async settleFailure(pool: pg.Pool, error: unknown): Promise<void> {
-    if (this.answered) return;
-    if (storable(error) && (await this.answer(pool, error.statusCode, errorBody(error)).then(() => true, () => false))) return;
+    if (!this.answerWritten && storable(error) && (await this.answer(pool, error.statusCode, errorBody(error)).then(() => true, () => false))) return;
     await this.scope.process.release({ ...this.keyRow(), claimId: this.claimId });
   }
 
@@ -123,7 +126,7 @@ export class ClaimedKey implements TransactionHook<unknown> {
   private async answer(db: Executor, status: number, body: unknown): Promise<void> {
     const answered = await answerClaim(db, { ...this.keyRow(), claimId: this.claimId, status, body });
     if (!answered) throw inProgress(); // taken over by a retry: that one does the work
-    this.answered = true;
+    this.answerWritten = true;
   }
 }
 
