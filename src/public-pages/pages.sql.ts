@@ -1,8 +1,20 @@
 import type { Executor } from '../platform/db.js';
 import type { CheckoutStatus, Item } from '../checkouts/object/checkout.schemas.js';
 
+/** The store's name and branding, as every public page shows it. */
+export interface BrandRow {
+  kyc_status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  kyc_trade_name: string | null;
+  kyc_legal_name: string | null;
+  kyc_full_name: string | null;
+  user_name: string;
+  display_name: string | null;
+  primary_color: string | null;
+  logo_id: string | null;
+}
+
 /** What the pay page shows, in one read: the checkout, its charge, the store and its branding, the payer's first name. */
-export interface PayPageRow {
+export interface PayPageRow extends BrandRow {
   id: string;
   status: CheckoutStatus;
   amount: number;
@@ -17,25 +29,6 @@ export interface PayPageRow {
   completion_url: string | null;
   payment_link_id: string | null;
   first_name: string | null;
-  kyc_status: 'PENDING' | 'APPROVED' | 'REJECTED';
-  kyc_trade_name: string | null;
-  kyc_legal_name: string | null;
-  kyc_full_name: string | null;
-  user_name: string;
-  display_name: string | null;
-  primary_color: string | null;
-  logo_id: string | null;
-}
-
-export interface BrandRow {
-  kyc_status: 'PENDING' | 'APPROVED' | 'REJECTED';
-  kyc_trade_name: string | null;
-  kyc_legal_name: string | null;
-  kyc_full_name: string | null;
-  user_name: string;
-  display_name: string | null;
-  primary_color: string | null;
-  logo_id: string | null;
 }
 
 // Only the first word of the customer's name ever leaves the database for a public page.

@@ -63,7 +63,8 @@ export function toReceivedPix(p: PspPix, endToEndId?: string): ReceivedPix | nul
   };
 }
 
-async function ask<T>(find: () => Promise<T | null>): Promise<Confirmed<T>> {
+/** The PSP's answer to a GET that confirms a notification: found, not found, or no answer to trust. */
+export async function ask<T>(find: () => Promise<T | null>): Promise<Confirmed<T>> {
   try {
     const found = await find();
     return found === null ? { ok: false, reason: 'not_found' } : { ok: true, value: found };

@@ -8,8 +8,7 @@ import {
 } from '../../subscriptions/subscription.sql.js';
 import { acceptReceivedPix } from '../../unmatched/received-pix.service.js';
 import type { ApiPixClient } from './api-pix.client.js';
-import { ApiPixError } from './api-pix.client.js';
-import { toReceivedPix, unconfirmedNotifications, type PspPix } from './api-pix-confirm.client.js';
+import { ask, toReceivedPix, unconfirmedNotifications, type PspPix } from './api-pix-confirm.client.js';
 import type { CobR, Rec } from './api-pix-recurrences.provider.js';
 import type { WebhookLog } from './api-pix-webhook.service.js';
 
@@ -57,18 +56,6 @@ async function applyCobr(rt: Runtime, cobr: CobR): Promise<void> {
     await recordDebit(rt, cycle.charge_id, { date: t.dataLiquidacao, outcome, endToEndId: t.endToEndId });
   }
   if (cobr.status === 'REJEITADA' || cobr.status === 'EXPIRADA' || cobr.status === 'CANCELADA') await failCycleCharge(rt, cycle.charge_id);
-}
-
-type Confirmed<T> = { ok: true; value: T } | { ok: false; reason: 'not_found' | 'error' };
-
-async function ask<T>(find: () => Promise<T | null>): Promise<Confirmed<T>> {
-  try {
-    const found = await find();
-    return found === null ? { ok: false, reason: 'not_found' } : { ok: true, value: found };
-  } catch (err) {
-    if (err instanceof ApiPixError) return { ok: false, reason: 'error' };
-    throw err;
-  }
 }
 
 const getRec = (api: ApiPixClient, idRec: string) => ask(() => api.find<Rec>(`/rec/${idRec}`, 'GET /rec/{idRec}'));
