@@ -4,6 +4,11 @@ import { addDays, addMonths, daysBetween, nextBusinessDay, type CivilDate } from
 // (docs/contract/subscriptions.md#subscriptions). Shared by the API, the scheduler, the simulator and the
 // dashboard, so it imports nothing but the calendar.
 
+/** startDate, the first cycle's due date, is at least this many days after today (São Paulo). */
+export const MIN_START_DAYS = 2;
+/** The earliest startDate a subscription created on `today` (São Paulo) may have: the API refuses an earlier one, the dashboard offers none. */
+export const earliestStartDate = (today: CivilDate): CivilDate => addDays(today, MIN_START_DAYS);
+
 export const FREQUENCIES = ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 

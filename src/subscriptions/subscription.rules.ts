@@ -1,10 +1,8 @@
 import { addDays, isCivilDate, saoPauloDayStart, type CivilDate } from '../calendar/index.js';
 import { validationError } from '../platform/errors.js';
-import { ISSUE_DAYS_BEFORE, cycleDueDate, hasCycle, lastCycle, type Frequency } from './cycle.rules.js';
+import { ISSUE_DAYS_BEFORE, MIN_START_DAYS, cycleDueDate, earliestStartDate, hasCycle, lastCycle, type Frequency } from './cycle.rules.js';
 import type { Journey, SubscriptionCreate } from './subscription.schemas.js';
 
-/** startDate, the first cycle's due date, is at least this many days after today (São Paulo). */
-export const MIN_START_DAYS = 2;
 /** A PUSH request the payer's bank has not answered expires after this many seconds, unless the merchant says otherwise. */
 export const DEFAULT_REQUEST_EXPIRES_IN = 604_800;
 
@@ -17,7 +15,7 @@ export function checkSubscriptionCreate(input: SubscriptionCreate, today: CivilD
   if (input.amount !== undefined && input.minAmount !== undefined) throw validationError('amount', 'give amount or minAmount, not both');
   if (input.amount === undefined && input.minAmount === undefined) throw validationError('amount', 'required (or minAmount, for a variable amount)');
   if (!isCivilDate(input.startDate)) throw validationError('startDate', 'must be a date YYYY-MM-DD');
-  const earliest = addDays(today, MIN_START_DAYS);
+  const earliest = earliestStartDate(today);
   if (input.startDate < earliest) throw validationError('startDate', `must be at least ${MIN_START_DAYS} days after today (${earliest} or later)`);
   if (input.endDate !== undefined) {
     if (!isCivilDate(input.endDate)) throw validationError('endDate', 'must be a date YYYY-MM-DD');

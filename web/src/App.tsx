@@ -15,6 +15,9 @@ import { CheckoutDetail } from './pages/CheckoutDetail';
 import { PaymentLinks } from './pages/PaymentLinks';
 import { PaymentLinkDetail } from './pages/PaymentLinkDetail';
 import { NewPaymentLink } from './pages/NewPaymentLink';
+import { Subscriptions } from './pages/Subscriptions';
+import { SubscriptionDetail } from './pages/SubscriptionDetail';
+import { NewSubscription } from './pages/NewSubscription';
 import { Customers } from './pages/Customers';
 import { Withdrawals } from './pages/Withdrawals';
 import { Webhooks } from './pages/Webhooks';
@@ -44,6 +47,7 @@ function Shell({ children }: { children: ReactNode }) {
     { href: '/charges/new', label: t.nav.newCharge, show: can('operate') },
     { href: '/checkouts', label: t.nav.checkouts },
     { href: '/payment-links', label: t.nav.paymentLinks },
+    { href: '/subscriptions', label: t.nav.subscriptions },
     { href: '/customers', label: t.nav.customers },
     { href: '/withdrawals', label: t.nav.withdrawals },
     { href: '/statement', label: t.nav.statement },
@@ -105,6 +109,9 @@ export function App() {
               <Route path="/payment-links" component={PaymentLinks} />
               <Route path="/payment-links/new" component={NewPaymentLink} />
               <Route path="/payment-links/:id">{(p) => <PaymentLinkDetail id={p.id} />}</Route>
+              <Route path="/subscriptions" component={Subscriptions} />
+              <Route path="/subscriptions/new" component={NewSubscription} />
+              <Route path="/subscriptions/:id">{(p) => <SubscriptionDetail id={p.id} />}</Route>
               <Route path="/customers" component={Customers} />
               <Route path="/withdrawals" component={Withdrawals} />
               <Route path="/webhooks" component={Webhooks} />

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Alert, Badge, Button, Code, CopyButton, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, CopyButton, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { ApiError, api, type Page } from './api';
 import { money } from './format';
 import { useT } from './i18n';
@@ -17,15 +17,18 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
 const STATUS_COLORS: Record<string, string> = {
   PENDING: 'yellow', PROCESSING: 'yellow', PAID: 'green', COMPLETED: 'green', SUCCEEDED: 'green',
   EXPIRED: 'gray', REFUNDED: 'grape', DISPUTED: 'red', FAILED: 'red', ACTIVE: 'green', INACTIVE: 'gray',
+  CREATED: 'blue', REJECTED: 'red', CANCELLED: 'gray',
 };
 
-export function StatusBadge({ status }: { status: string }) {
+/** `label` when the object's own words differ from a charge's (a subscription is "Ativa", "Aguardando autorização"). */
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
   const t = useT();
-  return <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light">{t.status[status] ?? status}</Badge>;
+  return <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light">{label ?? t.status[status] ?? status}</Badge>;
 }
 
-const MONEY_BOUND = /^(amount): must be ([<>]=) (\d+)$/;
-/** `amount: must be >= 100` is in cents: the merchant also reads it in reais (`R$ 1,00`). */
+// `amount: must be >= 100`, `firstPayment.amount: must be >= 100`, `amount: must be >= minAmount (1000)`.
+const MONEY_BOUND = /^([\w.]*(?:amount|Amount)): must be ([<>]=) (?:minAmount \()?(\d+)\)?$/;
+/** A bound of an amount is in cents: the merchant also reads it in reais (`R$ 1,00`). */
 function inReais(message: string): string {
   const m = MONEY_BOUND.exec(message);
   return m ? `${message} (${m[2]} ${money(Number(m[3]))})` : message;
@@ -156,8 +159,10 @@ export function ShownOnce({ label, value, testId }: { label: string; value: stri
 }
 
 /** A button whose action is confirmed in a dialog first; the dialog shows the action's error. */
-export function ConfirmButton({ label, question, onConfirm, color = 'red', variant = 'light', size = 'sm' }: {
+export function ConfirmButton({ label, question, onConfirm, color = 'red', variant = 'light', size = 'sm', dismiss }: {
   label: string; question: ReactNode; onConfirm: () => Promise<unknown>; color?: string; variant?: string; size?: string;
+  /** The button that closes the dialog, when "Cancelar" would read as the action itself (cancelling a subscription). */
+  dismiss?: string;
 }) {
   const t = useT();
   const [open, setOpen] = useState(false);
@@ -170,7 +175,7 @@ export function ConfirmButton({ label, question, onConfirm, color = 'red', varia
           <Text>{question}</Text>
           <ErrorAlert message={s.message} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>{t.common.cancel}</Button>
+            <Button variant="default" onClick={() => setOpen(false)}>{dismiss ?? t.common.cancel}</Button>
             <Button color={color} loading={s.busy} onClick={async () => {
               const done = await s.run(async () => { await onConfirm(); return true; });
               if (done) setOpen(false);
@@ -179,5 +184,16 @@ export function ConfirmButton({ label, question, onConfirm, color = 'red', varia
         </Stack>
       </Modal>
     </>
+  );
+}
+
+/** An object's facts as label and value rows (a checkout, a subscription). */
+export function Facts({ rows, testId }: { rows: Array<[string, ReactNode]>; testId?: string }) {
+  return (
+    <Table variant="vertical" layout="fixed" withRowBorders={false} data-testid={testId}>
+      <Table.Tbody>
+        {rows.map(([k, v]) => <Table.Tr key={k}><Table.Th w={150}>{k}</Table.Th><Table.Td style={{ wordBreak: 'break-word' }}>{v}</Table.Td></Table.Tr>)}
+      </Table.Tbody>
+    </Table>
   );
 }

@@ -23,6 +23,19 @@ export function spDate(d: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 }
 
+const civil = new Map<string, Intl.DateTimeFormat>();
+/**
+ * A calendar day (`2026-02-02`, a due date: no time, no zone) as people read it: `02/02/2026`, or `seg., 02/02/2026`
+ * with its weekday. Formatted at noon UTC so no zone moves it to the day before.
+ */
+export function civilDay(date: string | null | undefined, locale = 'pt-BR', withWeekday = false): string {
+  if (!date) return '—';
+  const key = `${locale}|${withWeekday}`;
+  let f = civil.get(key);
+  if (!f) civil.set(key, f = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric', ...(withWeekday ? { weekday: 'short' } : {}) }));
+  return f.format(new Date(`${date}T12:00:00Z`));
+}
+
 /** `25/11` from `2026-11-25`. */
 export const dayLabel = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
 

@@ -1,21 +1,11 @@
 import { Anchor, Paper, SimpleGrid, Stack, Table, Text, Title, Button } from '@mantine/core';
 import { Link } from 'wouter';
 import { api, type Charge, type Checkout } from '../api';
-import { ConfirmButton, Loading, PageHeader, StatusBadge, useLoad } from '../components';
+import { ConfirmButton, Facts, Loading, PageHeader, StatusBadge, useLoad } from '../components';
 import { money, when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
 import { customerLine } from './Checkouts';
-
-function Facts({ rows }: { rows: Array<[string, React.ReactNode]> }) {
-  return (
-    <Table variant="vertical" layout="fixed" withRowBorders={false}>
-      <Table.Tbody>
-        {rows.map(([k, v]) => <Table.Tr key={k}><Table.Th w={150}>{k}</Table.Th><Table.Td style={{ wordBreak: 'break-all' }}>{v}</Table.Td></Table.Tr>)}
-      </Table.Tbody>
-    </Table>
-  );
-}
 
 /** A checkout: its cart, its page, and the charge it owns, whose money it is (docs/contract/checkouts.md#checkouts). */
 export function CheckoutDetail({ id }: { id: string }) {

@@ -1,11 +1,14 @@
 import { BarChart } from '@mantine/charts';
-import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { api, ApiError, type ChargeListItem, type DailyLine, type Page, type Store } from '../api';
+import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'wouter';
+import { api, ApiError, type ChargeListItem, type DailyLine, type Page, type Store, type Subscription } from '../api';
 import { Loading, PageHeader, useLoad } from '../components';
 import { dayLabel, money, moneyCompact, spDate } from '../format';
 import { useT } from '../i18n';
 
 const DAY = 86_400_000;
+/** Active subscriptions counted on the Overview; above this it says "100+" (one page of the list). */
+const SUBSCRIPTIONS_COUNTED = 100;
 
 /** The 30 São Paulo days ending today. */
 function lastDays(): string[] {
@@ -58,6 +61,7 @@ export function Overview() {
   const t = useT();
   const store = useLoad(() => api.get<Store>('/me/store'), []);
   const chart = useLoad(receivedPerDay, []);
+  const active = useLoad(() => api.page<Subscription>(`/subscriptions?status=ACTIVE&limit=${SUBSCRIPTIONS_COUNTED}`), []);
   if (!store.data) return <Loading error={store.error} />;
   const b = store.data.balance;
   const total = chart.data?.days.reduce((s, d) => s + d.received, 0) ?? 0;
@@ -69,6 +73,14 @@ export function Overview() {
         <BalanceCard label={t.overview.pending} hint={t.overview.pendingHint} cents={b.pending} testId="balance-pending" />
         <BalanceCard label={t.overview.blocked} hint={t.overview.blockedHint} cents={b.blocked} testId="balance-blocked" />
       </SimpleGrid>
+      {active.data ? (
+        <Paper withBorder p="md">
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text size="sm">{t.overview.activeSubscriptions}: <b data-testid="active-subscriptions">{active.data.data.length}{active.data.pagination.hasMore ? '+' : ''}</b></Text>
+            <Anchor component={Link} href="/subscriptions" size="sm">{t.overview.seeSubscriptions}</Anchor>
+          </Group>
+        </Paper>
+      ) : null}
       <Paper withBorder p="md">
         <Title order={2} size="h4">{t.overview.chart}</Title>
         <Text size="sm" c="dimmed" mb="sm">
