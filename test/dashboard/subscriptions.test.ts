@@ -49,6 +49,11 @@ const menu = async (page: Page, name: string) => {
   if (page.viewportSize()!.width <= 390) await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
 };
+/** Both widths from the top of the page (the header is fixed: a page scrolled by typing would draw it mid-page). */
+const shoot = async (page: Page, name: string) => {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshotBoth(page, name);
+};
 const dues = (page: Page, testId: string) => page.getByTestId(testId).locator('[data-due]').evaluateAll((els) => els.map((e) => e.getAttribute('data-due')));
 
 describe('subscriptions in the dashboard', () => {
@@ -92,16 +97,17 @@ describe('subscriptions in the dashboard', () => {
 
     // The next due dates, by the API's own rule, before anything is sent.
     await field(page, 'Primeiro vencimento').fill(start);
+    expect(await page.getByText(/^startDate: /).count()).toBe(0);
     const expected = [0, 1, 2, 3].map((n) => cycleDueDate(start, 'MONTHLY', n));
     await poll(() => dues(page, 'cycle-preview')).toEqual(expected);
     expect(await page.getByTestId('cycle-preview').locator('..').textContent()).toContain('e mais 2 ciclos até o último dia');
-    await screenshotBoth(page, 'dash-subscription-new');
+    await shoot(page, 'dash-subscription-new');
     await page.getByRole('button', { name: 'Revisar assinatura' }).click();
     const review = page.getByRole('dialog');
     expect(await dues(page, 'review-dates')).toEqual(expected);
     expect(await review.getByTestId('subscription-review').textContent()).toContain('Joana Ribeiro');
     expect(await review.getByTestId('subscription-review').textContent()).toContain('R$ 29,90');
-    await screenshotBoth(page, 'dash-subscription-review');
+    await shoot(page, 'dash-subscription-review');
     await review.getByRole('button', { name: 'Criar assinatura' }).click();
 
     // Its page: waiting for the payer, with the QR the payer scans.
@@ -118,7 +124,7 @@ describe('subscriptions in the dashboard', () => {
     expect(decodeQr(qr.replace(/^data:image\/png;base64,/, ''))).toBe(created.brCode);
     expect(await page.getByTestId('subscription-brcode').textContent()).toBe(created.brCode);
     expect(await dues(page, 'subscription-upcoming')).toEqual(expected.slice(0, 3));
-    await screenshotBoth(page, 'dash-subscription-waiting');
+    await shoot(page, 'dash-subscription-waiting');
 
     // The payer authorizes at their bank: the page, which reads it again while it waits, shows it ACTIVE by itself.
     await sim(`/subscriptions/${id}/authorize`);
@@ -141,7 +147,7 @@ describe('subscriptions in the dashboard', () => {
     expect(await row.getByTestId('cycle-attempts').locator('p').allTextContents()).toHaveLength(2);
     expect(await row.textContent()).toContain('Paga');
     expect(await row.textContent()).toContain('R$ 29,90');
-    await screenshotBoth(page, 'dash-subscription-detail');
+    await shoot(page, 'dash-subscription-detail');
 
     // Cancelled from the dashboard, after a confirmation that does not read as its own dismissal.
     await page.getByRole('button', { name: 'Cancelar assinatura' }).click();
@@ -167,7 +173,7 @@ describe('subscriptions in the dashboard', () => {
     expect(await page.locator(`[data-subscription-id="${id}"]`).textContent()).toMatch(/Cancelada.*R\$ 29,90.*Mensal/);
     expect(await page.locator(`[data-subscription-id="${weekly.id}"]`).textContent()).toContain('variável, mín. R$ 50,00');
     expect(await page.getByTestId('subscriptions-table').getByText('Aguardando autorização').count()).toBe(1);
-    await screenshotBoth(page, 'dash-subscriptions');
+    await shoot(page, 'dash-subscriptions');
     await field(page, 'Situação').selectOption('ACTIVE');
     await poll(() => page.locator('[data-subscription-id]').count()).toBe(1);
     expect(await page.locator(`[data-subscription-id="${weekly.id}"]`).count()).toBe(1);
@@ -203,7 +209,11 @@ describe('subscriptions in the dashboard', () => {
     await poll(() => page.locator(`[data-charge-id="${charge.id}"]`).textContent()).toContain('R$ 75,00');
     // The charged due date is no longer offered.
     await poll(() => field(page, 'Vencimento do ciclo').inputValue()).toBe(cycleDueDate(sub.startDate, 'WEEKLY', 1));
-    await screenshotBoth(page, 'dash-subscription-variable');
+    await shoot(page, 'dash-subscription-variable');
+    // In English too (the dictionary's type requires every key).
+    await field(page, 'Idioma').selectOption('en');
+    await page.getByRole('heading', { name: 'Charge a cycle' }).waitFor();
+    expect(await page.getByTestId('subscription-summary').textContent()).toBe('variable, min. R$ 50,00 · Weekly');
     await page.context().close();
 
     const may = { VIEWER: { operate: false, money: false }, DEVELOPER: { operate: true, money: false }, FINANCE: { operate: true, money: true } };

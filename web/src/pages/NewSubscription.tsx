@@ -25,6 +25,8 @@ const FIELDS = ['customerId', 'amount', 'minAmount', 'frequency', 'startDate', '
 /** How many customers the picker loads at once; others are found by their exact e-mail or CPF/CNPJ. */
 const CUSTOMERS_LOADED = 100;
 const HOUR = 3600;
+/** The body field a form field fills, where their names differ. */
+const API_FIELD: Partial<Record<keyof Form, string>> = { ispb: 'payerAccount', branch: 'payerAccount', account: 'payerAccount', requestHours: 'requestExpiresIn' };
 
 /** The form as the body of POST /subscriptions; a value that does not read is an error named after its field. */
 function toBody(f: Form, t: Dict): SubscriptionCreate {
@@ -126,7 +128,12 @@ export function NewSubscription() {
   const [review, setReview] = useState<SubscriptionCreate | null>(null);
   const [customerLabel, setCustomerLabel] = useState('');
   const s = useSubmit();
-  const set = (patch: Partial<Form>) => setF({ ...f, ...patch });
+  // An error stays beside its field until that field is edited: a corrected date no longer says it is wrong.
+  const set = (patch: Partial<Form>) => {
+    setF({ ...f, ...patch });
+    const named = s.error?.field?.split('.')[0];
+    if (named && (Object.keys(patch) as Array<keyof Form>).some((k) => (API_FIELD[k] ?? k) === named)) s.setError(null);
+  };
   const earliest = earliestStartDate(spToday());
   const start = asDay(f.startDate);
   const end = asDay(f.endDate);

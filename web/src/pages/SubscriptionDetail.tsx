@@ -114,89 +114,95 @@ export function SubscriptionDetail({ id }: { id: string }) {
   const nextCycle = s.nextDueDate ? cycleOnDueDate(s.startDate, frequency, s.endDate, s.nextDueDate) : null;
   const charged = new Set((cycles.items ?? []).map((c) => c.dueDate).filter((d): d is string => !!d));
   const ended = s.endedAt ? `${when(s.endedAt, lang)}${s.endedBy ? ` (${t.subs.endedBy[s.endedBy] ?? s.endedBy})` : ''}` : '—';
+  const open = s.status === 'CREATED' || s.status === 'ACTIVE';
+  const panels = [
+    s.status === 'CREATED' ? (
+      <Paper key="authorization" withBorder p="md" data-testid="subscription-authorization">
+        <Stack>
+          <Title order={2} size="h4">{t.subs.authorization}</Title>
+          <Text size="sm">{t.subs.waiting[s.journey]}</Text>
+          {s.imageBase64 ? <Image src={pngSrc(s.imageBase64)} alt={t.subs.qr} w={240} h={240} fit="contain" data-testid="subscription-qr" style={{ imageRendering: 'pixelated' }} /> : null}
+          {s.brCode ? <CopyField label={t.subs.copyPaste} value={s.brCode} testId="subscription-brcode" /> : null}
+          <Text size="sm" c="dimmed">{t.subs.authorizeBy(civilDay(s.startDate, lang))} {t.subs.autoRefresh}</Text>
+        </Stack>
+      </Paper>
+    ) : null,
+    s.firstCharge ? (
+      <Paper key="first" withBorder p="md" data-testid="subscription-first-charge">
+        <Stack gap="xs">
+          <Title order={2} size="h4">{t.subs.firstCharge}</Title>
+          <Group gap="sm">
+            <Text fw={600}>{money(s.firstCharge.amount)}</Text>
+            <StatusBadge status={s.firstCharge.status} />
+            <Anchor component={Link} href={`/charges/${s.firstCharge.id}`} size="sm">{t.subs.openCharge}</Anchor>
+          </Group>
+        </Stack>
+      </Paper>
+    ) : null,
+    nextCycle !== null && open ? (
+      <Paper key="upcoming" withBorder p="md">
+        <Title order={2} size="h4" mb="xs">{t.subs.upcoming}</Title>
+        <CycleDates startDate={s.startDate} frequency={frequency} endDate={s.endDate} from={nextCycle} count={3} testId="subscription-upcoming" />
+      </Paper>
+    ) : null,
+    s.status === 'ACTIVE' && s.minAmount !== null && can('operate') ? <ChargeCycle key="charge" sub={s} charged={charged} onIssued={reload} /> : null,
+  ].filter(Boolean);
+  const facts = (
+    <Paper withBorder p="md">
+      <Facts testId="subscription-facts" rows={[
+        [t.subs.customer, [s.customer.name, s.customer.email].filter(Boolean).join(' · ')],
+        [t.subs.taxId, s.customer.taxId ?? '—'],
+        [t.subs.amount, amountLine(s, t)],
+        [t.subs.frequency, t.subs.frequencies[s.frequency] ?? s.frequency],
+        [t.subs.start, civilDay(s.startDate, lang)],
+        [t.subs.end, s.endDate ? civilDay(s.endDate, lang) : t.subs.openEnded],
+        [t.subs.nextDue, civilDay(s.nextDueDate, lang)],
+        [t.subs.journey, <Stack key="j" gap={0}><Text size="sm">{t.subs.journeys[s.journey]}</Text><Text size="xs" c="dimmed">{t.subs.journeyHints[s.journey]}</Text></Stack>],
+        [t.subs.retryPolicy, t.subs.retryPolicies[s.retryPolicy] ?? s.retryPolicy],
+        [t.subs.contract, s.contract],
+        [t.common.description, s.description ?? '—'],
+        [t.common.created, when(s.createdAt, lang)],
+        [t.subs.authorizedAt, when(s.authorizedAt, lang)],
+        [t.subs.endedAt, ended],
+        [t.subs.id, <Text key="id" ff="monospace" fz="xs">{s.id}</Text>],
+      ]} />
+    </Paper>
+  );
   return (
     <Stack>
       <PageHeader title={s.customer.name ?? s.customer.email}>
         <SubscriptionStatus status={s.status} />
         <Button variant="default" size="sm" onClick={reload}>{t.common.refresh}</Button>
-        {(s.status === 'CREATED' || s.status === 'ACTIVE') && can('money') ? (
+        {open && can('money') ? (
           <ConfirmButton label={t.subs.cancel} question={t.subs.cancelConfirm} dismiss={t.subs.keep}
             onConfirm={async () => { sub.setData(await api.post<Subscription>(`/subscriptions/${encodeURIComponent(s.id)}/cancel`)); cycles.reload(); }} />
         ) : null}
       </PageHeader>
       <Text fw={600} fz="lg" mt={-8} data-testid="subscription-summary">{amountLine(s, t)} · {t.subs.frequencies[s.frequency] ?? s.frequency}</Text>
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
+      {/* What the merchant acts on (the QR to show, the next dates, a cycle to charge) beside the facts; the facts alone once it ended. */}
+      {panels.length ? (
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <Stack>{panels}</Stack>
+          {facts}
+        </SimpleGrid>
+      ) : facts}
+      <Paper withBorder p="md">
         <Stack>
-          {s.status === 'CREATED' ? (
-            <Paper withBorder p="md" data-testid="subscription-authorization">
-              <Stack>
-                <Title order={2} size="h4">{t.subs.authorization}</Title>
-                <Text size="sm">{t.subs.waiting[s.journey]}</Text>
-                {s.imageBase64 ? <Image src={pngSrc(s.imageBase64)} alt={t.subs.qr} w={240} h={240} fit="contain" data-testid="subscription-qr" style={{ imageRendering: 'pixelated' }} /> : null}
-                {s.brCode ? <CopyField label={t.subs.copyPaste} value={s.brCode} testId="subscription-brcode" /> : null}
-                <Text size="sm" c="dimmed">{t.subs.authorizeBy(civilDay(s.startDate, lang))} {t.subs.autoRefresh}</Text>
-              </Stack>
-            </Paper>
-          ) : null}
-          {s.firstCharge ? (
-            <Paper withBorder p="md" data-testid="subscription-first-charge">
-              <Stack gap="xs">
-                <Title order={2} size="h4">{t.subs.firstCharge}</Title>
-                <Group gap="sm">
-                  <Text fw={600}>{money(s.firstCharge.amount)}</Text>
-                  <StatusBadge status={s.firstCharge.status} />
-                  <Anchor component={Link} href={`/charges/${s.firstCharge.id}`} size="sm">{t.subs.openCharge}</Anchor>
-                </Group>
-              </Stack>
-            </Paper>
-          ) : null}
-          <Paper withBorder p="md">
-            <Facts testId="subscription-facts" rows={[
-              [t.subs.customer, [s.customer.name, s.customer.email].filter(Boolean).join(' · ')],
-              [t.subs.taxId, s.customer.taxId ?? '—'],
-              [t.subs.amount, amountLine(s, t)],
-              [t.subs.frequency, t.subs.frequencies[s.frequency] ?? s.frequency],
-              [t.subs.start, civilDay(s.startDate, lang)],
-              [t.subs.end, s.endDate ? civilDay(s.endDate, lang) : t.subs.openEnded],
-              [t.subs.nextDue, civilDay(s.nextDueDate, lang)],
-              [t.subs.journey, <Stack key="j" gap={0}><Text size="sm">{t.subs.journeys[s.journey]}</Text><Text size="xs" c="dimmed">{t.subs.journeyHints[s.journey]}</Text></Stack>],
-              [t.subs.retryPolicy, t.subs.retryPolicies[s.retryPolicy] ?? s.retryPolicy],
-              [t.subs.contract, s.contract],
-              [t.common.description, s.description ?? '—'],
-              [t.common.created, when(s.createdAt, lang)],
-              [t.subs.authorizedAt, when(s.authorizedAt, lang)],
-              [t.subs.endedAt, ended],
-              [t.subs.id, <Text key="id" ff="monospace" fz="xs">{s.id}</Text>],
+          <Title order={2} size="h4">{t.subs.cycles}</Title>
+          <Text size="sm" c="dimmed">{s.amount !== null ? t.subs.fixedIssue(ISSUE_DAYS_BEFORE) : t.subs.variableIssue}</Text>
+          {!cycles.items ? <Loading error={cycles.error} /> : cycles.items.length === 0 ? <Empty /> : (
+            <ResponsiveTable rows={cycles.items} rowKey={(c) => c.id} testId="subscription-cycles" rowAttrs={(c) => ({ 'data-charge-id': c.id })} columns={[
+              { label: t.subs.dueDate, render: (c) => <Text size="sm" fw={600}>{civilDay(c.dueDate, lang)}</Text> },
+              { label: t.common.amount, render: (c) => money(c.amount) },
+              { label: t.common.status, render: (c) => <StatusBadge status={c.status} /> },
+              { label: t.subs.attempts, render: (c) => <Attempts c={c} /> },
+              { label: t.subs.failedReason, render: (c) => (c.failedReason ? t.subs.outcomes[c.failedReason] ?? c.failedReason : null) },
+              { label: t.common.details, render: (c) => <Anchor component={Link} href={`/charges/${c.id}`} size="sm">{t.subs.openCharge}</Anchor> },
             ]} />
-          </Paper>
+          )}
+          {cycles.pager}
         </Stack>
-        <Stack>
-          {nextCycle !== null && (s.status === 'CREATED' || s.status === 'ACTIVE') ? (
-            <Paper withBorder p="md">
-              <Title order={2} size="h4" mb="xs">{t.subs.upcoming}</Title>
-              <CycleDates startDate={s.startDate} frequency={frequency} endDate={s.endDate} from={nextCycle} count={3} testId="subscription-upcoming" />
-            </Paper>
-          ) : null}
-          {s.status === 'ACTIVE' && s.minAmount !== null && can('operate') ? <ChargeCycle sub={s} charged={charged} onIssued={reload} /> : null}
-          <Paper withBorder p="md">
-            <Stack>
-              <Title order={2} size="h4">{t.subs.cycles}</Title>
-              <Text size="sm" c="dimmed">{s.amount !== null ? t.subs.fixedIssue(ISSUE_DAYS_BEFORE) : t.subs.variableIssue}</Text>
-              {!cycles.items ? <Loading error={cycles.error} /> : cycles.items.length === 0 ? <Empty /> : (
-                <ResponsiveTable rows={cycles.items} rowKey={(c) => c.id} testId="subscription-cycles" rowAttrs={(c) => ({ 'data-charge-id': c.id })} columns={[
-                  { label: t.subs.dueDate, render: (c) => <Text size="sm" fw={600}>{civilDay(c.dueDate, lang)}</Text> },
-                  { label: t.common.amount, render: (c) => money(c.amount) },
-                  { label: t.common.status, render: (c) => <StatusBadge status={c.status} /> },
-                  { label: t.subs.attempts, render: (c) => <Attempts c={c} /> },
-                  { label: t.subs.failedReason, render: (c) => (c.failedReason ? t.subs.outcomes[c.failedReason] ?? c.failedReason : null) },
-                  { label: t.common.details, render: (c) => <Anchor component={Link} href={`/charges/${c.id}`} size="sm">{t.subs.openCharge}</Anchor> },
-                ]} />
-              )}
-              {cycles.pager}
-            </Stack>
-          </Paper>
-        </Stack>
-      </SimpleGrid>
+      </Paper>
     </Stack>
   );
 }

@@ -47,8 +47,8 @@ export function Subscriptions() {
           ) },
           { label: t.common.status, render: (s) => <SubscriptionStatus status={s.status} /> },
           { label: t.subs.amount, render: (s) => <Text size="sm" fw={500}>{amountLine(s, t)}</Text> },
-          { label: t.subs.frequency, render: (s) => t.subs.frequencies[s.frequency] ?? s.frequency },
-          { label: t.subs.nextDue, render: (s) => civilDay(s.nextDueDate, lang) },
+          { label: t.subs.frequency, render: (s) => <Text size="sm">{t.subs.frequencies[s.frequency] ?? s.frequency}</Text> },
+          { label: t.subs.nextDue, render: (s) => <Text size="sm">{civilDay(s.nextDueDate, lang)}</Text> },
           { label: t.common.details, render: (s) => <Button component={Link} href={`/subscriptions/${s.id}`} size="xs" variant="light">{t.subs.details}</Button> },
         ]} />
       )}
