@@ -4,7 +4,7 @@ import { addDays, addMonths, saoPauloDate } from '../../src/calendar/index.js';
 import { cycleDueDate } from '../../src/subscriptions/cycle.rules.js';
 import { createLiveContext, launchBrowser, newPage, screenshotBoth, type LiveContext } from '../support/browser.js';
 import { validTaxId } from '../charges/support.js';
-import { acceptInvitation, decodeQr, field, http, logIn, merchantWithOwner, poll, shotOnFailure } from './helpers.js';
+import { PASSWORD, decodeQr, field, http, logIn, merchantWithOwner, poll, shotOnFailure } from './helpers.js';
 
 /**
  * Issue 24's dashboard in Chromium: a merchant creates a QR subscription for a customer, shows its QR, the payer's
@@ -36,6 +36,9 @@ async function sim(path: string, body?: unknown) {
 beforeAll(async () => {
   [t, browser] = await Promise.all([createLiveContext(), launchBrowser()]);
   m = await merchantWithOwner(t, OWNER, { kyc: { status: 'APPROVED', tradeName: 'Academia Movimento' } });
+  // Each test logs in on its own (the invitation page is the access tests' subject).
+  const token = m.invitePath.split('/').pop()!;
+  expect((await http(t.base, 'POST', `/auth/invitations/${token}/accept`, { body: { password: PASSWORD } })).status).toBe(200);
   payerId = (await api('POST', '/customers', { email: 'joana.ribeiro@example.com', name: 'Joana Ribeiro', taxId: TAX_ID })).id;
   await api('POST', '/customers', { email: 'sem-cpf@example.com', name: 'Pedro Sem Documento' });
 }, 120_000);
@@ -60,7 +63,6 @@ describe('subscriptions in the dashboard', () => {
   it('phone (390 px): created for a customer → its QR → authorized → ACTIVE → a cycle refused then paid → attempts → cancelled', async () => {
     const { page } = await newPage(browser, 'phone');
     shotOnFailure(page, 'dash-subscriptions');
-    await acceptInvitation(page, t.base, m.invitePath);
     await page.goto(`${t.base}/dashboard/login`);
     await logIn(page, OWNER);
     await page.getByRole('heading', { name: 'Academia Movimento' }).waitFor();
@@ -181,6 +183,64 @@ describe('subscriptions in the dashboard', () => {
     await poll(() => page.getByTestId('active-subscriptions').textContent()).toBe('1');
     await page.context().close();
     await t.assertLedger();
+  }, 240_000);
+
+  it('desktop (1280 px): each journey asks for its own fields — the first payment shown and paid with the authorization; a PUSH request with its payer account, refused then corrected', async () => {
+    const { page } = await newPage(browser, 'desktop');
+    shotOnFailure(page, 'dash-subscriptions-journeys');
+    await page.goto(`${t.base}/dashboard/login`);
+    await logIn(page, OWNER);
+    await page.getByRole('heading', { name: 'Academia Movimento' }).waitFor();
+    const fillCommon = async (contract: string) => {
+      await page.goto(`${t.base}/dashboard/subscriptions/new`);
+      const picker = page.getByRole('combobox', { name: 'Cliente (pagador)' });
+      await picker.click();
+      await picker.fill(TAX_ID);
+      await page.getByRole('option', { name: new RegExp(`^Joana Ribeiro · ${TAX_ID}`) }).click();
+      await field(page, 'Valor por ciclo (R$)').fill('89,90');
+      await field(page, 'Frequência').selectOption('ANNUAL');
+      await field(page, 'Primeiro vencimento').fill(inDays(5));
+      await field(page, 'Contrato (o pagador vê; até 35 caracteres)').fill(contract);
+    };
+    const create = async () => {
+      await page.getByRole('button', { name: 'Revisar assinatura' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Criar assinatura' }).click();
+    };
+
+    // Journey 3: the first payment, its charge beside the QR; the payer's bank pays it and so authorizes.
+    await fillCommon('Anuidade 2027');
+    await page.getByText('QR Code com o primeiro pagamento').click();
+    await field(page, 'Valor do primeiro pagamento (R$)').fill('150,00');
+    await create();
+    await page.waitForURL(/\/dashboard\/subscriptions\/sub_/);
+    const first = await api('GET', `/subscriptions/${page.url().split('/').pop()}`);
+    expect(first).toMatchObject({ journey: 'QR_WITH_PAYMENT', amount: 8990, frequency: 'ANNUAL', firstCharge: { amount: 15000, status: 'PENDING' } });
+    await page.getByTestId('subscription-qr').waitFor();
+    expect(await page.getByTestId('subscription-first-charge').textContent()).toContain('R$ 150,00');
+    expect(await page.getByTestId('subscription-first-charge').getByRole('link', { name: 'Ver cobrança' }).getAttribute('href')).toBe(`/dashboard/charges/${first.firstCharge.id}`);
+    await sim(`/subscriptions/${first.id}/authorize`);
+    await page.getByRole('button', { name: 'Atualizar' }).click();
+    await page.getByText('Ativa', { exact: true }).waitFor();
+    await page.getByTestId('subscription-first-charge').getByText('Paga', { exact: true }).waitFor();
+
+    // Journey 1: the payer's account; a malformed ISPB is refused under its own input, then the request goes out.
+    await fillCommon('Anuidade via banco');
+    await page.getByText('Pedido enviado ao banco do pagador').click();
+    expect(await page.getByLabel(/^Valor do primeiro pagamento/).count()).toBe(0);
+    await field(page, 'ISPB do banco (8 dígitos)').fill('1234');
+    await field(page, 'Agência (até 4 dígitos)').fill('0001');
+    await field(page, 'Conta (só números, com o dígito)').fill('1234567');
+    await field(page, 'Prazo para o pagador responder, em horas (vazio: 7 dias)').fill('48');
+    await create();
+    await page.getByText('payerAccount.ispb: has an invalid format').waitFor();
+    await field(page, 'ISPB do banco (8 dígitos)').fill('60701190');
+    expect(await page.getByText('payerAccount.ispb: has an invalid format').count()).toBe(0);
+    await create();
+    await page.waitForURL(/\/dashboard\/subscriptions\/sub_/);
+    expect(await api('GET', `/subscriptions/${page.url().split('/').pop()}`)).toMatchObject({ journey: 'PUSH', status: 'CREATED', brCode: null });
+    await page.getByText('O pedido de autorização foi enviado ao banco do pagador').waitFor();
+    expect(await page.getByTestId('subscription-qr').count()).toBe(0);
+    await page.context().close();
   }, 240_000);
 
   it('desktop (1280 px): a variable cycle charged by hand, its bound in reais; each role offered only what it may do', async () => {
