@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Divider, Group, Modal, NativeSelect, Paper, Radio, SimpleGrid, Stack, Text, TextInput, Title, Select } from '@mantine/core';
 import { useLocation } from 'wouter';
-import { FREQUENCIES, MIN_START_DAYS, RETRY_POLICIES, earliestStartDate, type Frequency } from '../../../src/subscriptions/cycle.rules';
+import { FREQUENCIES, MIN_START_DAYS, RETRY_POLICIES, earliestStartDate, type Frequency, type RetryPolicy } from '../../../src/subscriptions/cycle.rules';
 import { api, ApiError, query, type Customer, type Subscription, type SubscriptionCreate } from '../api';
 import { ErrorAlert, Facts, PageHeader, useLoad, useSubmit } from '../components';
 import { asDay, CycleDates, spToday } from '../cycles';
@@ -13,7 +13,7 @@ type Journey = SubscriptionCreate['journey'];
 const JOURNEYS: Journey[] = ['QR', 'QR_WITH_PAYMENT', 'PUSH'];
 interface Form {
   customerId: string; kind: Kind; amount: string; minAmount: string; frequency: Frequency; startDate: string; endDate: string;
-  contract: string; description: string; retryPolicy: SubscriptionCreate['retryPolicy'] & string; journey: Journey;
+  contract: string; description: string; retryPolicy: RetryPolicy; journey: Journey;
   firstPayment: string; ispb: string; branch: string; account: string; requestHours: string;
 }
 const EMPTY: Form = {
@@ -194,7 +194,7 @@ export function NewSubscription() {
               onChange={(e) => set({ contract: e.currentTarget.value })} error={s.fieldError('contract')} />
             <TextInput label={t.subs.description} maxLength={35} value={f.description}
               onChange={(e) => set({ description: e.currentTarget.value })} error={s.fieldError('description')} />
-            <NativeSelect label={t.subs.retryPolicy} value={f.retryPolicy} onChange={(e) => set({ retryPolicy: e.currentTarget.value as Form['retryPolicy'] })}
+            <NativeSelect label={t.subs.retryPolicy} value={f.retryPolicy} onChange={(e) => set({ retryPolicy: e.currentTarget.value as RetryPolicy })}
               data={RETRY_POLICIES.map((v) => ({ value: v, label: t.subs.retryPolicies[v] ?? v }))} error={s.fieldError('retryPolicy')} />
             <Divider />
             <Radio.Group label={t.subs.journey} value={f.journey} onChange={(v) => set({ journey: v as Journey })} error={s.fieldError('journey')}>

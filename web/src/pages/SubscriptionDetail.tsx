@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Group, Image, NativeSelect, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link } from 'wouter';
 import {
-  ISSUE_DAYS_BEFORE, LATEST_ISSUE_DAYS_BEFORE, cycleDueDate, cycleIssueDate, cycleOnDueDate, hasCycle, type Frequency,
+  ISSUE_DAYS_BEFORE, LATEST_ISSUE_DAYS_BEFORE, cycleDueDate, cycleIssueDate, cycleOnDueDate, hasCycle
 } from '../../../src/subscriptions/cycle.rules';
 import { api, ApiError, type CycleCharge, type CycleChargeCreate, type Subscription } from '../api';
 import { ConfirmButton, CopyField, Empty, ErrorAlert, Facts, Loading, PageHeader, StatusBadge, useLoad, usePaged, useSubmit } from '../components';
@@ -25,8 +25,8 @@ const CHARGEABLE_SHOWN = 6;
 function chargeableDueDates(s: Subscription, charged: Set<string>): string[] {
   const today = spToday();
   const dates: string[] = [];
-  for (let n = 0; dates.length < CHARGEABLE_SHOWN && hasCycle(s.startDate, s.frequency as Frequency, s.endDate, n); n++) {
-    const due = cycleDueDate(s.startDate, s.frequency as Frequency, n);
+  for (let n = 0; dates.length < CHARGEABLE_SHOWN && hasCycle(s.startDate, s.frequency, s.endDate, n); n++) {
+    const due = cycleDueDate(s.startDate, s.frequency, n);
     if (cycleIssueDate(due, today) !== null && !charged.has(due)) dates.push(due);
   }
   return dates;
@@ -67,7 +67,7 @@ function ChargeCycle({ sub, charged, onIssued }: { sub: Subscription; charged: S
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <NativeSelect label={t.subs.chargeDue} value={chosen} onChange={(e) => setDueDate(e.currentTarget.value)}
                   data={options.map((d) => ({ value: d, label: civilDay(d, lang, true) }))} error={s.fieldError('dueDate')} />
-                <TextInput label={t.subs.chargeAmount} inputMode="decimal" placeholder={(Number(sub.minAmount) / 100).toFixed(2).replace('.', ',')}
+                <TextInput label={t.subs.chargeAmount} inputMode="decimal" placeholder={money(sub.minAmount).replace(/^R\$\s/, '')}
                   value={amount} onChange={(e) => setAmount(e.currentTarget.value)} error={s.fieldError('amount')} />
               </SimpleGrid>
               <ErrorAlert message={s.otherError(['dueDate', 'amount'])} />
@@ -109,9 +109,8 @@ export function SubscriptionDetail({ id }: { id: string }) {
   }, [status]); // eslint-disable-line react-hooks/exhaustive-deps
   if (!sub.data) return <Loading error={sub.error} />;
   const s = sub.data;
-  const frequency = s.frequency as Frequency;
   const reload = () => { sub.reload(); cycles.reload(); };
-  const nextCycle = s.nextDueDate ? cycleOnDueDate(s.startDate, frequency, s.endDate, s.nextDueDate) : null;
+  const nextCycle = s.nextDueDate ? cycleOnDueDate(s.startDate, s.frequency, s.endDate, s.nextDueDate) : null;
   const charged = new Set((cycles.items ?? []).map((c) => c.dueDate).filter((d): d is string => !!d));
   const ended = s.endedAt ? `${when(s.endedAt, lang)}${s.endedBy ? ` (${t.subs.endedBy[s.endedBy] ?? s.endedBy})` : ''}` : '—';
   const open = s.status === 'CREATED' || s.status === 'ACTIVE';
@@ -142,7 +141,7 @@ export function SubscriptionDetail({ id }: { id: string }) {
     nextCycle !== null && open ? (
       <Paper key="upcoming" withBorder p="md">
         <Title order={2} size="h4" mb="xs">{t.subs.upcomingToCharge}</Title>
-        <CycleDates startDate={s.startDate} frequency={frequency} endDate={s.endDate} from={nextCycle} count={3} testId="subscription-upcoming" />
+        <CycleDates startDate={s.startDate} frequency={s.frequency} endDate={s.endDate} from={nextCycle} count={3} testId="subscription-upcoming" />
       </Paper>
     ) : null,
     s.status === 'ACTIVE' && s.minAmount !== null && can('operate') ? <ChargeCycle key="charge" sub={s} charged={charged} onIssued={reload} /> : null,
