@@ -3,7 +3,7 @@ import { receivePayment } from '../charges/charge-payment.service.js';
 import type { Charge } from '../charges/charge.schemas.js';
 import { lockCharge } from '../charges/charge.sql.js';
 import { loadCharge } from '../charges/charge.view.js';
-import { emitEvent } from '../events/event.sql.js';
+import { emitEvent, emitEvents, type NewEvent } from '../events/event.sql.js';
 import { withTransaction } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { enqueue } from '../platform/jobs.js';
@@ -57,9 +57,14 @@ export async function recordDebit(rt: Runtime, chargeId: string, attempt: DebitA
     }
     const retryOn = retryDate(cycle.due_date, sub.retry_policy, attempt.date, failedBefore.length + 1);
     await appendAttempt(tx, chargeId, { date: attempt.date, outcome: attempt.outcome, end2endId: attempt.endToEndId }, retryOn);
-    await emitEvent(tx, { merchantId: charge.merchant_id, type: 'SUBSCRIPTION_CHARGE_FAILED', data: await loadCharge(tx, chargeId) });
-    if (retryOn) await enqueue(tx, RETRY_TASK, { chargeId, date: retryOn }, { jobKey: `${RETRY_TASK}:${chargeId}` });
-    else await expireCycleCharge(tx, charge.merchant_id, chargeId, attempt.outcome);
+    const failed: NewEvent = { merchantId: charge.merchant_id, type: 'SUBSCRIPTION_CHARGE_FAILED', data: await loadCharge(tx, chargeId) };
+    if (retryOn) {
+      await emitEvent(tx, failed);
+      await enqueue(tx, RETRY_TASK, { chargeId, date: retryOn }, { jobKey: `${RETRY_TASK}:${chargeId}` });
+    } else {
+      // One call, so the failure lists before the expiry it causes (docs/contract/webhooks.md#events-api).
+      await emitEvents(tx, [failed, await expireCycleCharge(tx, charge.merchant_id, chargeId, attempt.outcome)]);
+    }
     return (await loadCharge(tx, chargeId))!;
   });
 }
@@ -77,7 +82,7 @@ export async function failCycleCharge(rt: Runtime, chargeId: string): Promise<vo
     const charge = await lockCharge(tx, 'id', chargeId);
     if (charge?.status !== 'PENDING') return;
     const attempts = (await lockCycleOfCharge(tx, chargeId))!.attempts;
-    await expireCycleCharge(tx, charge.merchant_id, chargeId, attempts.at(-1)?.outcome ?? 'NO_DEBIT');
+    await emitEvent(tx, await expireCycleCharge(tx, charge.merchant_id, chargeId, attempts.at(-1)?.outcome ?? 'NO_DEBIT'));
   });
 }
 

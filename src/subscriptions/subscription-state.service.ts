@@ -2,7 +2,7 @@ import { saoPauloDate } from '../calendar/index.js';
 import type { ChargeStatus } from '../charges/charge.schemas.js';
 import { lockCharge, setChargeStatus } from '../charges/charge.sql.js';
 import { loadCharge } from '../charges/charge.view.js';
-import { emitEvent, emitEvents, type NewEvent } from '../events/event.sql.js';
+import { emitEvents, type NewEvent } from '../events/event.sql.js';
 import { withTransaction, type Executor, type Tx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { enqueue } from '../platform/jobs.js';
@@ -34,11 +34,16 @@ const EVENT_OF: Partial<Record<SubscriptionStatus, NewEvent['type']>> = {
   ACTIVE: 'SUBSCRIPTION_AUTHORIZED', REJECTED: 'SUBSCRIPTION_REJECTED', CANCELLED: 'SUBSCRIPTION_CANCELLED', EXPIRED: 'SUBSCRIPTION_EXPIRED',
 };
 
-/** The subscription as GET shows it, after a change in this transaction, and its event if the new status has one. */
-async function announce(tx: Tx, id: string): Promise<Subscription> {
+/**
+ * The subscription as GET shows it, after a change in this transaction, and its event if the new status has one —
+ * recorded after `caused` (the events of the same change) in one call, so that their ids grow in that order
+ * (docs/contract/webhooks.md#events-api: among events of one state change, the later one lists first).
+ */
+async function announce(tx: Tx, id: string, caused: NewEvent[] = []): Promise<Subscription> {
   const found = (await loadSubscription(tx, id, null, { withCode: false }))!;
   const type = EVENT_OF[found.subscription.status];
-  if (type) await emitEvent(tx, { merchantId: found.merchantId, type, data: found.subscription });
+  const events = type ? [...caused, { merchantId: found.merchantId, type, data: found.subscription }] : caused;
+  if (events.length > 0) await emitEvents(tx, events);
   return found.subscription;
 }
 
@@ -84,23 +89,28 @@ export function assertAwaitingAuthorization(sub: SubscriptionRow): void {
  */
 async function endSubscription(tx: Tx, sub: SubscriptionRow, status: SubscriptionStatus, endedBy: EndedBy | null): Promise<Subscription> {
   await markEnded(tx, sub.id, status, endedBy);
+  const expired: NewEvent[] = [];
   if (status === 'CANCELLED') {
     for (const cycle of await selectCycles(tx, sub.id)) {
       if (!cycle.charge_id) continue; // a claim not yet written: never written now (subscription-cycle.service.ts)
       const charge = await lockCharge(tx, 'id', cycle.charge_id);
       if (charge?.effective_status !== 'PENDING') continue;
-      await expireCycleCharge(tx, charge.merchant_id, charge.id, CANCELLED_REASON);
+      expired.push(await expireCycleCharge(tx, charge.merchant_id, charge.id, CANCELLED_REASON));
     }
     if (sub.provider_ref) await enqueue(tx, PROVIDER_CANCEL_TASK, { subscriptionId: sub.id }, { jobKey: `${PROVIDER_CANCEL_TASK}:${sub.id}` });
   }
-  return announce(tx, sub.id);
+  // Its cycles' CHARGE_EXPIRED, then the subscription's own event (docs/contract/subscriptions.md#subscription-events).
+  return announce(tx, sub.id, expired);
 }
 
-/** A cycle's charge fails for good: EXPIRED with its reason, and CHARGE_EXPIRED (the charge was locked by the caller). */
-export async function expireCycleCharge(tx: Tx, merchantId: string, chargeId: string, reason: string): Promise<void> {
+/**
+ * A cycle's charge fails for good: EXPIRED with its reason (the charge was locked by the caller). Answers its
+ * CHARGE_EXPIRED for the caller to record with the other events of the change, in their order.
+ */
+export async function expireCycleCharge(tx: Tx, merchantId: string, chargeId: string, reason: string): Promise<NewEvent> {
   await setChargeStatus(tx, chargeId, 'EXPIRED');
   await setCycleFailed(tx, chargeId, reason);
-  await emitEvents(tx, [{ merchantId, type: 'CHARGE_EXPIRED', data: await loadCharge(tx, chargeId) }]);
+  return { merchantId, type: 'CHARGE_EXPIRED', data: await loadCharge(tx, chargeId) };
 }
 
 /** POST /subscriptions/{id}/cancel: the merchant ends a CREATED or ACTIVE subscription. */
