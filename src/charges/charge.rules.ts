@@ -55,12 +55,12 @@ export async function resolveSplit(db: Executor, merchantId: string, amount: num
   return entries;
 }
 
-/** netAmount = amount − fee − Σ split, which must not be negative. */
-export function netAmount(amount: number, fee: number, split: SplitEntry[]): number {
+/** netAmount = amount − fee − Σ split, which must not be negative; `field` names the amount in the message. */
+export function netAmount(amount: number, fee: number, split: SplitEntry[], field = 'amount'): number {
   const shares = split.reduce((sum, s) => sum + s.amount, 0);
   const net = amount - fee - shares;
   if (net < 0) {
-    if (split.length === 0) throw validationError('amount', `must cover the fee (${fee})`);
+    if (split.length === 0) throw validationError(field, `must cover the fee (${fee})`);
     throw validationError('split', `total ${shares} exceeds the amount after fees (${amount - fee})`);
   }
   return net;

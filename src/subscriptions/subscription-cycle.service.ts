@@ -1,5 +1,5 @@
 import { saoPauloDate, saoPauloDayEnd } from '../calendar/index.js';
-import { checkTicket } from '../charges/charge.rules.js';
+import { chargeFee, checkTicket, netAmount } from '../charges/charge.rules.js';
 import type { ChargeWithImage } from '../charges/charge.schemas.js';
 import { writeCycleCharge } from '../charges/charge.service.js';
 import { loadCharge, withImage } from '../charges/charge.view.js';
@@ -158,6 +158,9 @@ export async function createVariableCycleCharge(
       if (sub.min_amount === null) throw new AppError('INVALID_STATE', 'Subscription has a fixed amount: Pixgate issues its cycles');
       if (input.amount < sub.min_amount) throw validationError('amount', `must be >= minAmount (${sub.min_amount})`);
       checkTicket(merchant, input.amount);
+      // Before the claim: a charge refused when written would leave its cycle claimed for good (the fee may have been
+      // raised since minAmount was checked against it).
+      netAmount(input.amount, chargeFee(merchant, input.amount), []);
       const n = cycleOnDueDate(sub.start_date, sub.frequency, sub.end_date, input.dueDate);
       if (n === null) throw validationError('dueDate', 'is not the due date of a cycle of the subscription');
       if (cycleIssueDate(input.dueDate, saoPauloDate(new Date())) === null) throw validationError('dueDate', 'must be at least 2 days after today');

@@ -33,12 +33,14 @@ export async function createSubscription(rt: Runtime, merchant: MerchantRow, inp
   assertCanCharge(merchant);
   const now = new Date();
   checkSubscriptionCreate(input, saoPauloDate(now));
-  if (input.amount !== undefined) {
-    checkTicket(merchant, input.amount);
-    netAmount(input.amount, chargeFee(merchant, input.amount), []);
+  // Each amount a charge of the subscription can have must be chargeable: within the tickets and covering the fee
+  // (a variable cycle's amount is at least minAmount, and the net grows with the amount).
+  const amounts: Array<[string, number | undefined]> = [['amount', input.amount], ['minAmount', input.minAmount], ['firstPayment.amount', input.firstPayment?.amount]];
+  for (const [field, amount] of amounts) {
+    if (amount === undefined) continue;
+    checkTicket(merchant, amount, field);
+    netAmount(amount, chargeFee(merchant, amount), [], field);
   }
-  if (input.minAmount !== undefined) checkTicket(merchant, input.minAmount, 'minAmount');
-  if (input.firstPayment) checkTicket(merchant, input.firstPayment.amount, 'firstPayment.amount');
   const customer = await selectActiveCustomer(rt.pool, merchant.id, input.customerId);
   if (!customer) throw validationError('customerId', 'not found');
   if (!customer.name || !customer.tax_id) throw validationError('customerId', 'the customer needs a name and a taxId (the payer of a recurrence)');
