@@ -129,6 +129,17 @@ describe('debits by the payer\'s bank', () => {
     expectError(await t.admin('POST', `/admin/simulator/charges/${charge!.id}/debit`, { outcome: 'PAID' }), 400, 'INVALID_STATE');
   });
 
+  it('a failure that ends the charge records SUBSCRIPTION_CHARGE_FAILED, then CHARGE_EXPIRED, in that order', async () => {
+    const s = await active({ frequency: 'MONTHLY' });
+    await chargesOnceThere(t, m, s.id, 1);
+    for (let k = 0; k < 6; k++) {
+      const charge = await nextCycle(t, s.id);
+      await debit(t, charge.id, 'INSUFFICIENT_FUNDS');
+      const mine = (await events(t, m.id)).filter((e) => e.data.id === charge.id && e.type !== 'CHARGE_CREATED');
+      expect(mine.map((e) => e.type)).toEqual(['SUBSCRIPTION_CHARGE_FAILED', 'CHARGE_EXPIRED']);
+    }
+  });
+
   it('THREE_IN_7_DAYS: each failure asks the payer\'s bank for a retry the next day, three times; the fourth failure ends it', async () => {
     const s = await active({ retryPolicy: 'THREE_IN_7_DAYS' });
     const [charge] = (await chargesOnceThere(t, m, s.id, 2)).slice(-1);
@@ -235,6 +246,21 @@ describe('variable amount: the merchant issues each cycle\'s charge', () => {
     expect(later.status).toBe(201);
     expect((await cycleCharges(t, m, s.id)).map((c) => c.amount)).toEqual([2_000, 1_500]);
     expect(await debit(t, res.body.data.id)).toMatchObject({ status: 'PAID', amount: 1_500 });
+  });
+
+  it('an amount that does not cover the merchant\'s fee (raised since) is refused before the cycle is claimed: the cycle stays free', async () => {
+    const mf = await t.merchant();
+    const c = await payer(t, mf);
+    const s = await subscribe(t, mf, c, { ...body, startDate: inDays(2), frequency: 'WEEKLY' });
+    await authorize(t, s.id);
+    expect((await t.admin('PATCH', `/admin/merchants/${mf.id}`, { chargeFeeFixed: 2_000 })).status).toBe(200);
+    const due = cycleDueDate(inDays(2), 'WEEKLY', 1);
+    const res = await t.request('POST', `/subscriptions/${s.id}/charges`, { key: mf.key, body: { amount: 1_500, dueDate: due } });
+    expectError(res, 400, 'VALIDATION_ERROR', 'amount: must cover the fee (2000)');
+    const { rows } = await t.pool.query('SELECT count(*)::int AS n FROM subscription_cycles WHERE subscription_id = $1', [s.id]);
+    expect(rows[0].n).toBe(0);
+    const fixed = await t.request('POST', `/subscriptions/${s.id}/charges`, { key: mf.key, body: { amount: 2_500, dueDate: due } });
+    expect([fixed.status, fixed.body.data?.amount]).toEqual([201, 2_500]);
   });
 
   it('a due date less than 2 days away is too late; a fixed-amount subscription is Pixgate\'s to issue', async () => {

@@ -100,6 +100,16 @@ describe('POST /subscriptions', () => {
     expectError(await post(createBody(await payer(t, small)), small.key), 400, 'VALIDATION_ERROR', 'amount: must be >= 5000');
   });
 
+  it('the fee: a fixed amount, the least variable amount and a first payment must each cover it, the message naming the field', async () => {
+    const fee = await t.merchant({ chargeFeeFixed: 500 });
+    const c = await payer(t, fee);
+    const ask = (over: Record<string, unknown>) => post(createBody(c, over), fee.key);
+    expectError(await ask({ amount: 499 }), 400, 'VALIDATION_ERROR', 'amount: must cover the fee (500)');
+    expectError(await ask({ amount: undefined, minAmount: 499 }), 400, 'VALIDATION_ERROR', 'minAmount: must cover the fee (500)');
+    expectError(await ask({ journey: 'QR_WITH_PAYMENT', firstPayment: { amount: 499 } }), 400, 'VALIDATION_ERROR', 'firstPayment.amount: must cover the fee (500)');
+    expect((await ask({ amount: undefined, minAmount: 500, journey: 'QR_WITH_PAYMENT', firstPayment: { amount: 500 } })).status).toBe(201);
+  });
+
   it('an Idempotency-Key replays the create: one subscription, one recurrence', async () => {
     const headers = { 'idempotency-key': 'sub-create-1' };
     const body = createBody(customerId);
@@ -187,6 +197,19 @@ describe('states and events', () => {
     expectError(await t.admin('POST', `/admin/simulator/subscriptions/${s.id}/next-cycle`), 400, 'INVALID_STATE');
     const created = await subscribe(t, m, customerId);
     expect((await t.request('POST', `/subscriptions/${created.id}/cancel`, { key: m.key })).body.data.status).toBe('CANCELLED');
+  });
+
+  it('cancelling records its cycles\' CHARGE_EXPIRED, then SUBSCRIPTION_CANCELLED, in that order (one state change: ids grow in order)', async () => {
+    for (let k = 0; k < 2; k++) {
+      const s = await subscribe(t, m, customerId, { startDate: inDays(2), frequency: 'WEEKLY' });
+      await authorize(t, s.id);
+      await chargesOnceThere(t, m, s.id, 2);
+      for (let n = 0; n < 4; n++) await sim(t, `/subscriptions/${s.id}/next-cycle`);
+      expect((await t.request('POST', `/subscriptions/${s.id}/cancel`, { key: m.key })).status).toBe(200);
+      // In the order GET /events knows them by (createdAt, then id): the six charges' first, the subscription's last.
+      const mine = (await events(t, m.id)).filter((e) => e.data.id === s.id || e.data.subscriptionId === s.id).slice(-7);
+      expect(mine.map((e) => e.type)).toEqual([...Array(6).fill('CHARGE_EXPIRED'), 'SUBSCRIPTION_CANCELLED']);
+    }
   });
 
   it('cancel by the payer (an ACTIVE one only): endedBy PAYER', async () => {
