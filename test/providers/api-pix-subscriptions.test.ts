@@ -176,6 +176,20 @@ describe('cycles: PUT /cobr/{txid} into the platform\'s account, debits told by 
     expect((await cycleCharges(t, m, s.id)).find((c) => c.id === charge!.id)!.attempts).toHaveLength(1);
   });
 
+  it('a failed attempt and the paid retry learned from one answer (no notification between): both listed, the failure first', async () => {
+    const { s, idRec } = await active({ retryPolicy: 'THREE_IN_7_DAYS' });
+    const [charge] = (await eventually(async () => { const c = await cycleCharges(t, m, s.id); if (c.length !== 2) throw new Error('not yet'); return c; }, 10_000)).slice(-1);
+    psp.debitCobr(charge!.txid, 'AM02');
+    const paid = psp.debitCobr(charge!.txid, 'PAGA');
+    await notifyCobr(charge!.txid, idRec);
+    const after = (await cycleCharges(t, m, s.id)).find((c) => c.id === charge!.id)!;
+    expect(after.status).toBe('PAID');
+    expect(after.attempts.map((a: { outcome: string; end2endId: string }) => [a.outcome, a.end2endId === paid.endToEndId]))
+      .toEqual([['AM02', false], ['PAID', true]]);
+    expect((await events(t, m.id, 'SUBSCRIPTION_CHARGE_FAILED')).filter((e) => e.data.id === charge!.id)).toHaveLength(1);
+    await t.assertLedger();
+  });
+
   it('NONE: a rejected attempt ends the charge; the PSP\'s own final word (EXPIRADA) ends one that never failed', async () => {
     const { s, idRec } = await active();
     const charges = await eventually(async () => { const c = await cycleCharges(t, m, s.id); if (c.length !== 2) throw new Error('not yet'); return c; }, 10_000);

@@ -41,19 +41,23 @@ async function applyRec(rt: Runtime, rec: Rec): Promise<void> {
   }
 }
 
-/** The PSP's record of a cycle's charge: its PIX credited, its failed attempts recorded, its final failure applied. */
+/**
+ * The PSP's record of a cycle's charge: its failed attempts recorded, its PIX credited, its final failure applied.
+ * Failures first: they came before the payment, and a charge once PAID takes no more attempts — so a sweep that learns
+ * both at once still lists each (docs/contract/subscriptions.md#cycle-charges: every failed attempt, then the payment).
+ */
 async function applyCobr(rt: Runtime, cobr: CobR): Promise<void> {
   const cycle = typeof cobr.txid === 'string' ? await selectCycleByTxid(rt.pool, cobr.txid) : undefined;
   if (!cycle?.charge_id) return;
-  for (const p of cobr.pix ?? []) {
-    const pix = toReceivedPix(p as PspPix);
-    if (pix && pix.txid === cycle.txid) await acceptReceivedPix(rt, pix);
-  }
   for (const t of cobr.tentativas ?? []) {
     if ((t.status !== 'REJEITADA' && t.status !== 'EXPIRADA') || typeof t.dataLiquidacao !== 'string' || typeof t.endToEndId !== 'string') continue;
     // BACEN's rejection code is the outcome; an attempt that lapsed unrun is EXPIRED.
     const outcome = typeof t.rejeicao?.codigo === 'string' ? t.rejeicao.codigo : 'EXPIRED';
     await recordDebit(rt, cycle.charge_id, { date: t.dataLiquidacao, outcome, endToEndId: t.endToEndId });
+  }
+  for (const p of cobr.pix ?? []) {
+    const pix = toReceivedPix(p as PspPix);
+    if (pix && pix.txid === cycle.txid) await acceptReceivedPix(rt, pix);
   }
   if (cobr.status === 'REJEITADA' || cobr.status === 'EXPIRADA' || cobr.status === 'CANCELADA') await failCycleCharge(rt, cycle.charge_id);
 }
