@@ -27,6 +27,37 @@ export function nominalCycleDate(startDate: CivilDate, frequency: Frequency, n: 
 export const cycleDueDate = (startDate: CivilDate, frequency: Frequency, n: number): CivilDate =>
   nextBusinessDay(nominalCycleDate(startDate, frequency, n));
 
+/** Greater than every date: where a cycle past the calendar's last day (9999-12-31) sorts. */
+const AFTER_EVERY_DATE = '9999-12-32';
+
+/** The n-th cycle's nominal date, or null when it falls after the calendar's last day. */
+function nominalOrNull(startDate: CivilDate, frequency: Frequency, n: number): CivilDate | null {
+  try {
+    return nominalCycleDate(startDate, frequency, n);
+  } catch (err) {
+    if (err instanceof RangeError) return null;
+    throw err;
+  }
+}
+
+/**
+ * The least cycle number for which `past` holds, `past` being monotonic in n (false … false, true …) and true once the
+ * cycles leave the calendar: found by doubling, then halving — a few dozen dates, not one per cycle, since a date in
+ * 9999 is some 400 000 weeks away and every request or sweep that asks must stay cheap.
+ */
+function firstCycleWhere(past: (n: number) => boolean): number {
+  if (past(0)) return 0;
+  let lo = 0;
+  let hi = 1;
+  while (!past(hi)) [lo, hi] = [hi, hi * 2];
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (past(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
 /**
  * The due dates of every cycle of a subscription with an end: those whose nominal date is on or before
  * endDate (the contract calls startDate "the first cycle's due date" before any business-day move, and
@@ -34,9 +65,7 @@ export const cycleDueDate = (startDate: CivilDate, frequency: Frequency, n: numb
  * when endDate is not a business day.
  */
 export function cycleDueDates(startDate: CivilDate, frequency: Frequency, endDate: CivilDate): CivilDate[] {
-  const dates: CivilDate[] = [];
-  for (let n = 0; nominalCycleDate(startDate, frequency, n) <= endDate; n++) dates.push(cycleDueDate(startDate, frequency, n));
-  return dates;
+  return Array.from({ length: lastCycle(startDate, frequency, endDate)! + 1 }, (_, n) => cycleDueDate(startDate, frequency, n));
 }
 
 /** Pixgate issues a fixed-amount cycle's charge this many days before its due date. */
@@ -56,20 +85,23 @@ export function cycleIssueDate(dueDate: CivilDate, today: CivilDate): CivilDate 
 
 /** Whether cycle n exists: every cycle of an open-ended subscription, those with a nominal date ≤ endDate otherwise. */
 export const hasCycle = (startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null, n: number): boolean =>
-  endDate === null || nominalCycleDate(startDate, frequency, n) <= endDate;
+  endDate === null || (nominalOrNull(startDate, frequency, n) ?? AFTER_EVERY_DATE) <= endDate;
 
-/** The number of the last cycle of a subscription with an end; null for an open-ended one. */
-export const lastCycle = (startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null): number | null =>
-  endDate === null ? null : cycleDueDates(startDate, frequency, endDate).length - 1;
+/** The number of the last cycle of a subscription with an end (−1 when endDate is before startDate); null for an open-ended one. */
+export function lastCycle(startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null): number | null {
+  if (endDate === null) return null;
+  return firstCycleWhere((n) => (nominalOrNull(startDate, frequency, n) ?? AFTER_EVERY_DATE) > endDate) - 1;
+}
 
 /** The cycle due on `dueDate`, or null when no cycle of the subscription is due that day. */
 export function cycleOnDueDate(startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null, dueDate: CivilDate): number | null {
-  for (let n = 0; hasCycle(startDate, frequency, endDate, n); n++) {
-    const due = cycleDueDate(startDate, frequency, n);
-    if (due === dueDate) return n;
-    if (due > dueDate) return null;
-  }
-  return null;
+  // Due dates grow with n (a business-day move is never as long as a week), so the first cycle due on or after dueDate is the only candidate.
+  const dueOrNull = (n: number): CivilDate | null => {
+    const nominal = nominalOrNull(startDate, frequency, n);
+    return nominal === null || (endDate !== null && nominal > endDate) ? null : nextBusinessDay(nominal);
+  };
+  const n = firstCycleWhere((k) => (dueOrNull(k) ?? AFTER_EVERY_DATE) >= dueDate);
+  return dueOrNull(n) === dueDate ? n : null;
 }
 
 /** The first cycle from `n` on that can still be issued on `today` (2 or more days before its due date); null when none is left. */

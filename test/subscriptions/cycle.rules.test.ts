@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, daysBetween, fromDayNumber, isBusinessDay, toDayNumber } from '../../src/calendar/index.js';
-import { cycleDueDate, cycleDueDates, cycleIssueDate, nominalCycleDate, type Frequency } from '../../src/subscriptions/cycle.rules.js';
+import {
+  cycleDueDate, cycleDueDates, cycleIssueDate, cycleOnDueDate, hasCycle, lastCycle, nominalCycleDate, type Frequency,
+} from '../../src/subscriptions/cycle.rules.js';
 
 // Hand-checked against the calendar: Carnival 16–17 Feb 2026, 8–9 Feb 2027, 28–29 Feb 2028; Good Friday
 // 3 Apr 2026; Corpus Christi 4 Jun 2026, 15 Jun 2028; 7 Sep, 12 Oct, 2, 15 and 20 Nov, 25 Dec, 1 Jan.
@@ -110,6 +112,42 @@ describe('the cycles up to endDate', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('far dates', () => {
+  it('an end in 9999 counts its cycles without walking them, and without stepping past the calendar', () => {
+    const started = performance.now();
+    const last = lastCycle('2026-12-01', 'WEEKLY', '9999-12-31')!;
+    expect(nominalCycleDate('2026-12-01', 'WEEKLY', last) <= '9999-12-31').toBe(true);
+    expect(daysBetween(nominalCycleDate('2026-12-01', 'WEEKLY', last), '9999-12-31')).toBeLessThan(7);
+    expect(hasCycle('2026-12-01', 'WEEKLY', '9999-12-31', last + 1)).toBe(false);
+    expect(cycleOnDueDate('2026-12-01', 'WEEKLY', '9999-12-31', '9999-12-31')).toBe(null);
+    expect(cycleOnDueDate('2026-12-01', 'WEEKLY', null, '9999-12-31')).toBe(null);
+    expect(cycleOnDueDate('2026-12-01', 'MONTHLY', null, '9999-12-01')).toBe(95_676);
+    expect(hasCycle('2026-12-01', 'ANNUAL', '9999-12-31', 7_974)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(200); // walking every week of it took over a second
+  });
+
+  it('find the cycle due on a day as a walk from startDate does', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: toDayNumber('2026-01-01'), max: toDayNumber('2030-12-31') }).map(fromDayNumber),
+        fc.constantFrom<Frequency>('WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'),
+        fc.option(fc.integer({ min: 0, max: 800 }), { nil: null }),
+        fc.integer({ min: -5, max: 900 }),
+        (start, frequency, length, offset) => {
+          const end = length === null ? null : addDays(start, length);
+          const day = addDays(start, offset);
+          let walked: number | null = null;
+          for (let n = 0; hasCycle(start, frequency, end, n) && cycleDueDate(start, frequency, n) <= day; n++) {
+            if (cycleDueDate(start, frequency, n) === day) walked = n;
+          }
+          expect(cycleOnDueDate(start, frequency, end, day)).toBe(walked);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

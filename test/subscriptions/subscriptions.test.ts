@@ -110,6 +110,15 @@ describe('POST /subscriptions', () => {
     expect((await ask({ amount: undefined, minAmount: 500, journey: 'QR_WITH_PAYMENT', firstPayment: { amount: 500 } })).status).toBe(201);
   });
 
+  it('dates at the calendar\'s end: an endDate of 9999-12-31 is a subscription, a variable cycle asked for that day is not a cycle', async () => {
+    const far = await post(createBody(customerId, { frequency: 'WEEKLY', endDate: '9999-12-31' }));
+    expect([far.status, far.body.data?.endDate]).toEqual([201, '9999-12-31']);
+    const open = await subscribe(t, m, customerId, { amount: undefined, minAmount: 1_000, frequency: 'WEEKLY' });
+    await authorize(t, open.id);
+    expectError(await t.request('POST', `/subscriptions/${open.id}/charges`, { key: m.key, body: { amount: 1_000, dueDate: '9999-12-31' } }),
+      400, 'VALIDATION_ERROR', 'dueDate: is not the due date of a cycle of the subscription');
+  });
+
   it('an Idempotency-Key replays the create: one subscription, one recurrence', async () => {
     const headers = { 'idempotency-key': 'sub-create-1' };
     const body = createBody(customerId);
