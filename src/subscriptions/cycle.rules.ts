@@ -83,9 +83,12 @@ export function cycleIssueDate(dueDate: CivilDate, today: CivilDate): CivilDate 
   return planned > today ? planned : today;
 }
 
-/** Whether cycle n exists: every cycle of an open-ended subscription, those with a nominal date ≤ endDate otherwise. */
+/**
+ * Whether cycle n exists: those with a nominal date ≤ endDate, or every one of an open-ended subscription — within the
+ * calendar (a date after 9999-12-31 has no cycle).
+ */
 export const hasCycle = (startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null, n: number): boolean =>
-  endDate === null || (nominalOrNull(startDate, frequency, n) ?? AFTER_EVERY_DATE) <= endDate;
+  (nominalOrNull(startDate, frequency, n) ?? AFTER_EVERY_DATE) <= (endDate ?? '9999-12-31');
 
 /** The number of the last cycle of a subscription with an end (−1 when endDate is before startDate); null for an open-ended one. */
 export function lastCycle(startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null): number | null {

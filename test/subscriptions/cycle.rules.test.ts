@@ -127,6 +127,7 @@ describe('far dates', () => {
     expect(cycleOnDueDate('2026-12-01', 'WEEKLY', null, '9999-12-31')).toBe(null);
     expect(cycleOnDueDate('2026-12-01', 'MONTHLY', null, '9999-12-01')).toBe(95_676);
     expect(hasCycle('2026-12-01', 'ANNUAL', '9999-12-31', 7_974)).toBe(false);
+    expect([0, 1].map((n) => hasCycle('9999-12-31', 'WEEKLY', null, n))).toEqual([true, false]); // open-ended, at the calendar's end
     expect(performance.now() - started).toBeLessThan(200); // walking every week of it took over a second
   });
 

@@ -117,6 +117,9 @@ describe('POST /subscriptions', () => {
     await authorize(t, open.id);
     expectError(await t.request('POST', `/subscriptions/${open.id}/charges`, { key: m.key, body: { amount: 1_000, dueDate: '9999-12-31' } }),
       400, 'VALIDATION_ERROR', 'dueDate: is not the due date of a cycle of the subscription');
+    // Open-ended from the calendar's last day: its first cycle due then.
+    const last = await subscribe(t, m, customerId, { startDate: '9999-12-31', frequency: 'WEEKLY' });
+    expect((await authorize(t, last.id)).nextDueDate).toBe('9999-12-31');
   });
 
   it('an Idempotency-Key replays the create: one subscription, one recurrence', async () => {
