@@ -116,6 +116,26 @@ describe('debits by the payer\'s bank', () => {
     await t.assertLedger();
   });
 
+  it('the payer\'s bank never debits a cycle charge that ended: failed (NONE) or cancelled with its subscription, its scheduled debit does nothing', async () => {
+    const s = await active();
+    const [first, second] = (await chargesOnceThere(t, m, s.id, 2)).reverse();
+    await debit(t, first!.id, 'INSUFFICIENT_FUNDS');
+    expect((await t.request('POST', `/subscriptions/${s.id}/cancel`, { key: m.key })).status).toBe(200);
+    const before = await balance(t, m);
+    for (const c of [first!, second!]) {
+      const key = `sim:subscriptions:debit:${c.txid}`;
+      await runNow(key);
+      await eventually(async () => (await jobRunAt(key)) === undefined, 10_000);
+    }
+    const after = await cycleCharges(t, m, s.id);
+    expect(after.map((c) => [c.id, c.status, c.failedReason])).toEqual([
+      [second!.id, 'EXPIRED', 'SUBSCRIPTION_CANCELLED'], [first!.id, 'EXPIRED', 'INSUFFICIENT_FUNDS'],
+    ]);
+    expect((await balance(t, m)).available).toBe(before.available);
+    expect((await events(t, m.id, 'CHARGE_PAID')).filter((e) => e.data.subscriptionId === s.id)).toEqual([]);
+    await t.assertLedger();
+  });
+
   it('NONE: one failed attempt ends the charge, EXPIRED with the outcome as failedReason; the subscription stays ACTIVE', async () => {
     const s = await active();
     const [charge] = (await chargesOnceThere(t, m, s.id, 2)).slice(-1);

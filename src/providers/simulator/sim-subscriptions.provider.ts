@@ -3,6 +3,7 @@ import { saoPauloDate, saoPauloDayStart } from '../../calendar/index.js';
 import { selectMerchant } from '../../merchants/merchant.sql.js';
 import { storeName } from '../../merchants/merchant.service.js';
 import { buildRecurrenceBrCode, formatCents, newEndToEndId, newRecurrenceId, payloadLocation, withRecurrence } from '../../pix/index.js';
+import { AppError } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs.js';
 import type { Runtime } from '../../runtime.js';
 import { recordDebit } from '../../subscriptions/subscription-debit.service.js';
@@ -44,12 +45,19 @@ export function simulatedRecurrences(rt: Runtime): Pick<PixProvider, 'createRecu
   };
 }
 
-/** The payer's bank's scheduled debit: PAID (a simulated payer always has the funds; the controls make it fail). */
+/**
+ * The payer's bank's scheduled debit: PAID (a simulated payer always has the funds; the controls make it fail) — of a
+ * charge still PENDING only. One that ended since it was scheduled (failed for good, or cancelled with its
+ * subscription) is not debited: a payment taken then would be credited as a late one, to a cycle that is over.
+ */
 async function debitOnSchedule(rt: Runtime, txid: string): Promise<void> {
   const cycle = await selectCycleByTxid(rt.pool, txid);
   if (!cycle?.charge_id) return;
   const now = new Date();
-  await recordDebit(rt, cycle.charge_id, { date: saoPauloDate(now), outcome: 'PAID', endToEndId: newEndToEndId(SIM_ISPB, now) });
+  await recordDebit(rt, cycle.charge_id, { date: saoPauloDate(now), outcome: 'PAID', endToEndId: newEndToEndId(SIM_ISPB, now) }, { onlyPending: true })
+    .catch((err: unknown) => {
+      if (!(err instanceof AppError && err.code === 'INVALID_STATE')) throw err;
+    });
 }
 
 export function simulatorSubscriptionTasks(rt: Runtime): TaskList {
