@@ -262,4 +262,20 @@ describe('roles', () => {
     expect((await t.request('POST', `/subscriptions/${s.id}/cancel`, { key: finance.token })).status).toBe(200);
     expect((await t.request('GET', `/subscriptions/${s.id}`, { key: viewer.token })).status).toBe(200);
   });
+
+  it('API keys by their role (part 23): FINANCE creates and cancels, DEVELOPER creates only, VIEWER reads; an Idempotency-Key is the caller\'s own', async () => {
+    const owner = await t.user(m.id, 'OWNER');
+    const key = async (role: string) => (await t.request('POST', '/me/api-keys', { key: owner.token, body: { name: `${role} key`, role } })).body.data.key as string;
+    const [finance, developer, viewer] = [await key('FINANCE'), await key('DEVELOPER'), await key('VIEWER')];
+    const s = (await post(createBody(customerId), developer)).body.data;
+    expectError(await t.request('POST', `/subscriptions/${s.id}/cancel`, { key: developer }), 403, 'FORBIDDEN', 'API key role DEVELOPER may not do this');
+    expectError(await post(createBody(customerId), viewer), 403, 'FORBIDDEN', 'API key role VIEWER may not do this');
+    expectError(await t.request('POST', `/subscriptions/${s.id}/charges`, { key: viewer, body: { amount: 1_000, dueDate: s.startDate } }), 403, 'FORBIDDEN');
+    expect((await t.request('GET', `/subscriptions/${s.id}/charges`, { key: viewer })).status).toBe(200);
+    expect((await t.request('POST', `/subscriptions/${s.id}/cancel`, { key: finance })).body.data.status).toBe('CANCELLED');
+    const headers = { 'idempotency-key': 'one-key-two-callers' };
+    const [a, b] = [await post(createBody(customerId), finance, headers), await post(createBody(customerId), developer, headers)];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.body.data.id).not.toBe(b.body.data.id);
+  });
 });
