@@ -274,8 +274,10 @@ describe('roles', () => {
     expect((await t.request('GET', `/subscriptions/${s.id}/charges`, { key: viewer })).status).toBe(200);
     expect((await t.request('POST', `/subscriptions/${s.id}/cancel`, { key: finance })).body.data.status).toBe('CANCELLED');
     const headers = { 'idempotency-key': 'one-key-two-callers' };
-    const [a, b] = [await post(createBody(customerId), finance, headers), await post(createBody(customerId), developer, headers)];
-    expect([a.status, b.status]).toEqual([201, 201]);
-    expect(a.body.data.id).not.toBe(b.body.data.id);
+    const as = (key: string) => t.request('POST', '/subscriptions', { key, body: createBody(customerId), headers });
+    const [a, b, again] = [await as(finance), await as(developer), await as(finance)];
+    expect([a.status, b.status, again.status]).toEqual([201, 201, 201]);
+    expect(b.body.data.id).not.toBe(a.body.data.id);
+    expect(again.body.data.id).toBe(a.body.data.id); // the same caller's replay
   });
 });
