@@ -172,7 +172,7 @@ export function ConfirmButton({ label, question, onConfirm, color = 'red', varia
       <Button color={color} variant={variant} size={size} onClick={() => setOpen(true)}>{label}</Button>
       <Modal opened={open} onClose={() => setOpen(false)} title={label} centered>
         <Stack>
-          <Text>{question}</Text>
+          {typeof question === 'string' ? <Text>{question}</Text> : question}
           <ErrorAlert message={s.message} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpen(false)}>{dismiss ?? t.common.cancel}</Button>

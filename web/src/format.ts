@@ -1,3 +1,5 @@
+import { parseReais } from '../../src/public-pages/reais.rules';
+
 const TZ = 'America/Sao_Paulo';
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 
@@ -43,7 +45,25 @@ export const dayLabel = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 
  * Reais typed by a person (`1.234,56`, `1234.56`, `12`) to exact cents, never through a float; null when it is not an
  * amount. The one parser: the link page reads a payer's amount with it too.
  */
-export { parseReais } from '../../src/public-pages/reais.rules';
+export { parseReais };
+
+/**
+ * A percentage typed by a person (`2,50 %`, `2,5`, `0.33%`) to basis points (250), exact: two decimals of a
+ * percent are cents of a real, so it is the reais parser's reading. Null when it is not one.
+ */
+export const parsePercent = (typed: string): number | null => parseReais(typed.trim().replace(/\s*%$/, ''));
+
+/** `2,50 %` from basis points. */
+export const percent = (bps: number): string => `${Math.trunc(bps / 100)},${String(bps % 100).padStart(2, '0')} %`;
+
+const civil = new Map<string, Intl.DateTimeFormat>();
+/** `sáb., 19/12/2026` from the civil date `2026-12-19` (a calendar day: no time zone to convert). */
+export function civilDay(date: string | null | undefined, locale = 'pt-BR'): string {
+  if (!date) return '—';
+  let f = civil.get(locale);
+  if (!f) civil.set(locale, f = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'short', day: '2-digit', month: '2-digit', year: 'numeric' }));
+  return f.format(new Date(`${date}T12:00:00Z`));
+}
 
 /** The API gives PNGs as data URLs (`imageBase64`, `qrImageBase64`); a bare base64 is accepted too. */
 export const pngSrc = (b64: string) => (b64.startsWith('data:') ? b64 : `data:image/png;base64,${b64}`);

@@ -1,7 +1,11 @@
-import { Alert, Group, Image, Paper, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Group, Image, Paper, SimpleGrid, Stack, Table, Text, TextInput, Timeline, Title } from '@mantine/core';
+import { saoPauloDate } from '../../../src/calendar/sao-paulo.rules';
+import { amountDue, effectiveDueDate, lastDayToPay, type DueDateTerms } from '../../../src/charges/due-date.rules';
 import { api, type Charge } from '../api';
 import { ConfirmButton, CopyField, Loading, PageHeader, StatusBadge, useLoad } from '../components';
-import { money, pngSrc, when } from '../format';
+import { Breakdown, RuleList, termsOf } from '../due-date';
+import { civilDay, money, pngSrc, when } from '../format';
 import { useLang, type Dict } from '../i18n';
 import { useSession } from '../session';
 import { useSimulator } from '../simulator';
@@ -20,13 +24,63 @@ function history(c: Charge, t: Dict): Array<{ label: string; at: string | null }
   return h;
 }
 
+/** A due-date charge: its dates, its rules in words, the amount due today (the API's) and, once paid, what was paid. */
+function DueDatePanel({ c, terms }: { c: Charge; terms: DueDateTerms }) {
+  const { t, lang } = useLang();
+  const e = effectiveDueDate(terms.dueDate);
+  const rows: Array<[string, string]> = [[t.dueDate.dueDate, civilDay(terms.dueDate, lang)]];
+  if (e !== terms.dueDate) rows.push([t.dueDate.effectiveDue, civilDay(e, lang)]);
+  rows.push([t.dueDate.lastDay, civilDay(lastDayToPay(terms), lang)]);
+  return (
+    <Paper withBorder p="md" data-testid="charge-due">
+      <Stack gap="sm">
+        <Title order={2} size="h4">{t.dueDate.section}</Title>
+        <Table variant="vertical" layout="fixed" withRowBorders={false}>
+          <Table.Tbody>
+            {rows.map(([k, v]) => <Table.Tr key={k}><Table.Th w={170}>{k}</Table.Th><Table.Td>{v}</Table.Td></Table.Tr>)}
+          </Table.Tbody>
+        </Table>
+        {e !== terms.dueDate ? <Text size="sm" c="dimmed">{t.dueDate.moved(civilDay(terms.dueDate, lang), civilDay(e, lang))}</Text> : null}
+        <RuleList terms={terms} />
+        {c.amountDue !== null && c.breakdown ? (
+          <Stack gap={4}>
+            <Text fw={600}>{t.dueDate.dueToday}</Text>
+            <Breakdown total={c.amountDue} parts={c.breakdown} testId="amount-due-today" />
+          </Stack>
+        ) : null}
+        {c.paidAmount !== null && c.paidBreakdown ? (
+          <Stack gap={4}>
+            <Text fw={600}>{t.dueDate.paid}</Text>
+            <Breakdown total={c.paidAmount} parts={c.paidBreakdown} testId="amount-paid" />
+          </Stack>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The simulator's payer of a due-date charge pays on a chosen day: what that day's rules make of it. */
+function PayDay({ terms, date, setDate }: { terms: DueDateTerms; date: string; setDate: (d: string) => void }) {
+  const t = useLang().t;
+  const due = date ? amountDue(terms, date) : null;
+  return (
+    <Stack gap="xs">
+      <Text>{t.charges.simulateHint}</Text>
+      <TextInput type="date" label={t.dueDate.payDate} value={date} onChange={(e) => setDate(e.currentTarget.value)} />
+      <Text size="sm" fw={500} data-testid="pay-day-amount">{due ? t.dueDate.payAmount(money(due.amountDue)) : t.dueDate.notPayable}</Text>
+    </Stack>
+  );
+}
+
 export function ChargeDetail({ id }: { id: string }) {
   const { t, lang } = useLang();
   const { can } = useSession();
   const simulator = useSimulator();
   const charge = useLoad(() => api.get<Charge>(`/transparents/check?id=${encodeURIComponent(id)}`), [id]);
+  const [payDate, setPayDate] = useState(() => saoPauloDate(new Date()));
   if (!charge.data) return <Loading error={charge.error} />;
   const c = charge.data;
+  const terms = termsOf(c);
   const set = (next: Charge) => charge.setData(next);
   const rows: Array<[string, string]> = [
     [t.common.id, c.id],
@@ -47,8 +101,9 @@ export function ChargeDetail({ id }: { id: string }) {
       <PageHeader title={`${money(c.amount)}`}>
         <StatusBadge status={c.status} />
         {c.status === 'PENDING' && simulator && can('operate') ? (
-          <ConfirmButton label={t.charges.simulate} question={t.charges.simulateHint} color="teal" variant="filled"
-            onConfirm={async () => set(await api.post<Charge>(`/transparents/simulate-payment?id=${encodeURIComponent(c.id)}`))} />
+          <ConfirmButton label={t.charges.simulate} color="teal" variant="filled"
+            question={terms ? <PayDay terms={terms} date={payDate} setDate={setPayDate} /> : t.charges.simulateHint}
+            onConfirm={async () => set(await api.post<Charge>(`/transparents/simulate-payment?id=${encodeURIComponent(c.id)}`, terms ? { date: payDate } : undefined))} />
         ) : null}
         {c.status === 'PAID' && can('money') ? (
           <ConfirmButton label={t.charges.refund} question={t.charges.refundConfirm}
@@ -65,6 +120,7 @@ export function ChargeDetail({ id }: { id: string }) {
           </Stack>
         </Paper>
         <Stack>
+          {terms ? <DueDatePanel c={c} terms={terms} /> : null}
           <Paper withBorder p="md">
             <Table variant="vertical" layout="fixed" withRowBorders={false}>
               <Table.Tbody>

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { query, type ChargeListItem } from '../api';
 import { Empty, Loading, PageHeader, StatusBadge, usePaged } from '../components';
 import { ResponsiveTable } from '../table';
-import { money, when } from '../format';
+import { civilDay, money, when } from '../format';
 import { useLang } from '../i18n';
 import { useSession } from '../session';
 
@@ -41,6 +41,7 @@ export function Charges() {
           { label: t.common.amount, render: (c) => <Text fw={600}>{money(c.amount)}</Text> },
           { label: t.common.created, render: (c) => when(c.createdAt, lang) },
           { label: t.common.status, render: (c) => <StatusBadge status={c.status} /> },
+          { label: t.charges.dueDate, render: (c) => civilDay(c.dueDate, lang) },
           { label: t.charges.customer, render: (c) => <Text size="sm" truncate maw={200}>{c.customer?.email ?? '—'}</Text> },
           { label: t.common.description, render: (c) => <Text size="sm" truncate maw={220}>{c.description ?? '—'}</Text> },
           { label: t.common.details, render: (c) => <Button component={Link} href={`/charges/${c.id}`} size="xs" variant="light">{t.charges.open}</Button> },
