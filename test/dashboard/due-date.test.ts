@@ -74,13 +74,13 @@ describe('due-date charges in the dashboard', () => {
     await field(page, 'Valor (R$)').fill('1.000,00');
     await field(page, 'Descrição (opcional)').fill('Mensalidade de dezembro');
     await field(page, 'Vencimento').fill(S);
-    expect(await field(page, 'Dias para pagar após o vencimento').inputValue()).toBe('30');
+    expect(await field(page, 'Prazo após o vencimento (dias)').inputValue()).toBe('30');
     await field(page, 'Desconto para pagar antes').selectOption('FIXED_UNTIL');
-    await field(page, 'Pago até o dia (1)').fill(addDays(S, -3));
-    await field(page, 'Valor (R$) (1)').fill('50,00');
+    await field(page, 'Faixa 1: Pago até o dia').fill(addDays(S, -3));
+    await field(page, 'Faixa 1: Valor (R$)').fill('50,00');
     await page.getByRole('button', { name: 'Adicionar faixa de desconto' }).click();
-    await field(page, 'Pago até o dia (2)').fill(S);
-    await field(page, 'Valor (R$) (2)').fill('20');
+    await field(page, 'Faixa 2: Pago até o dia').fill(S);
+    await field(page, 'Faixa 2: Valor (R$)').fill('20');
     await field(page, 'Multa por atraso').selectOption('PERCENT');
     await field(page, 'Multa por atraso: Percentual (%)').fill('2,00 %');
     await field(page, 'Juros por atraso').selectOption('PERCENT_PER_MONTH');
@@ -111,7 +111,6 @@ describe('due-date charges in the dashboard', () => {
     const moved = await page.getByTestId('due-moved').textContent();
     expect(moved).toContain(`${br(S)} não é dia útil: o vencimento passa para`);
     expect(moved).toContain(br(E));
-    await screenshot(page, 'dash-due-new');
 
     // No customer picked: the API's error sits beside the customer, and nothing typed is lost.
     await page.getByRole('button', { name: 'Criar cobrança' }).click();
@@ -120,6 +119,8 @@ describe('due-date charges in the dashboard', () => {
     expect(await page.locator(`[id="${errorId}"]`).textContent()).toBe('Escolha o cliente que vai pagar (customerId: required with dueDate (the payer BACEN requires))');
     expect(await field(page, 'Multa por atraso: Percentual (%)').inputValue()).toBe('2,00 %');
     await customer.selectOption(payerId);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'dash-due-new');
     await page.getByRole('button', { name: 'Criar cobrança' }).click();
 
     // The charge as the API stored it, and its page.
@@ -145,6 +146,7 @@ describe('due-date charges in the dashboard', () => {
     ]);
     expect(await page.getByTestId('amount-due-today-total').textContent()).toBe('R$ 940,00');
     expect(await page.getByTestId('amount-due-today').textContent()).toContain('− R$ 50,00');
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'dash-due-charge');
 
     // The charges list shows the due date.
@@ -167,6 +169,7 @@ describe('due-date charges in the dashboard', () => {
     expect(await page.getByTestId('amount-due-today').count()).toBe(0);
     const after = (await http(t.base, 'GET', `/transparents/check?id=${id}`, { key: m.key })).body.data;
     expect(after).toMatchObject({ status: 'PAID', paidAmount: 101_033, paidBreakdown: { original: 100_000, rebate: 1000, discount: 0, fine: 2000, interest: 33 }, amountDue: null });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'dash-due-paid');
     await context.close();
     await t.assertLedger();

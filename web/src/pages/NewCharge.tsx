@@ -105,38 +105,39 @@ function Preview({ f, today }: { f: Form; today: string }) {
   );
 }
 
+/** One rule: its mode (or none) and its value, or for a tiered discount its 1 to 3 dated tiers; a group named after it. */
 function RuleInputs({ name, f, set, error }: {
-  name: Exclude<RuleName, 'discount'> | 'discount'; f: Form; set: (patch: Partial<Form>) => void; error: (...n: string[]) => string | undefined;
+  name: RuleName; f: Form; set: (patch: Partial<Form>) => void; error: (...n: string[]) => string | undefined;
 }) {
-  const { t } = useLang();
+  const { t, lang } = useLang();
   const r = f[name];
-  const modeLabel = t.dueDate[name];
+  const unit = isPercentMode(r.mode) ? t.dueDate.percent : t.dueDate.reais;
+  const placeholder = isPercentMode(r.mode) ? '2,50 %' : '10,00';
   const exact = error(name) && !error(`${name}.value`) && !error(`${name}.tiers`) ? error(name) : undefined;
   return (
     <Stack gap="xs">
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-        <NativeSelect label={modeLabel} value={r.mode} error={exact}
+      <Group gap="xs" align="flex-end" wrap="nowrap">
+        <NativeSelect style={{ flex: 3 }} label={t.dueDate[name]} value={r.mode} error={exact}
           onChange={(e) => set({ [name]: { ...r, mode: e.currentTarget.value } })}
           data={[{ value: '', label: t.dueDate.none }, ...MODES[name].map((m) => ({ value: m, label: t.dueDate.modes[m] ?? m }))]} />
         {r.mode && !isTiered(r.mode) ? (
-          <TextInput label={`${modeLabel}: ${isPercentMode(r.mode) ? t.dueDate.percent : t.dueDate.reais}`} inputMode="decimal"
-            placeholder={isPercentMode(r.mode) ? '2,50 %' : '10,00'} value={r.value} error={error(`${name}.value`)}
+          <TextInput style={{ flex: 2 }} label={unit} aria-label={`${t.dueDate[name]}: ${unit}`} inputMode="decimal" placeholder={placeholder} value={r.value} error={error(`${name}.value`)}
             onChange={(e) => set({ [name]: { ...r, value: e.currentTarget.value } })} />
         ) : null}
-      </SimpleGrid>
+      </Group>
       {name === 'discount' && isTiered(r.mode) ? (
-        <Stack gap="xs" data-testid="discount-tiers">
+        <Stack gap="xs" pl="sm" style={{ borderLeft: '2px solid var(--mantine-color-gray-3)' }}>
           {f.tiers.map((tier, i) => {
             const setTier = (patch: Partial<Tier>) => set({ tiers: f.tiers.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
             return (
-              <Group key={i} align="flex-start" gap="xs" wrap="nowrap">
-                <TextInput style={{ flex: 1 }} type="date" label={`${t.dueDate.tierDate} (${i + 1})`} value={tier.date}
+              <Group key={i} align="flex-end" gap="xs" wrap="nowrap">
+                <TextInput style={{ flex: 3 }} type="date" label={t.dueDate.tierDate} aria-label={`${t.dueDate.tier} ${i + 1}: ${t.dueDate.tierDate}`} value={tier.date}
+                  description={`${t.dueDate.tier} ${i + 1}${tier.date ? `: ${civilDay(tier.date, lang)}` : ''}`}
                   error={error(`discount.tiers[${i}].date`)} onChange={(e) => setTier({ date: e.currentTarget.value })} />
-                <TextInput style={{ flex: 1 }} label={`${isPercentMode(r.mode) ? t.dueDate.percent : t.dueDate.reais} (${i + 1})`} inputMode="decimal"
-                  placeholder={isPercentMode(r.mode) ? '5,00 %' : '50,00'} value={tier.value}
+                <TextInput style={{ flex: 2 }} label={unit} aria-label={`${t.dueDate.tier} ${i + 1}: ${unit}`} inputMode="decimal" placeholder={isPercentMode(r.mode) ? '5,00 %' : '50,00'} value={tier.value}
                   error={error(`discount.tiers[${i}].value`)} onChange={(e) => setTier({ value: e.currentTarget.value })} />
                 {f.tiers.length > 1 ? (
-                  <ActionIcon mt={28} variant="subtle" color="red" aria-label={`${t.dueDate.removeTier} ${i + 1}`}
+                  <ActionIcon mb={6} variant="subtle" color="red" aria-label={`${t.dueDate.removeTier} ${i + 1}`}
                     onClick={() => set({ tiers: f.tiers.filter((_, j) => j !== i) })}>×</ActionIcon>
                 ) : null}
               </Group>
@@ -153,7 +154,7 @@ function RuleInputs({ name, f, set, error }: {
 }
 
 export function NewCharge() {
-  const { t } = useLang();
+  const { t, lang } = useLang();
   const [, navigate] = useLocation();
   const [f, setF] = useState<Form>(EMPTY);
   const set = (patch: Partial<Form>) => setF({ ...f, ...patch });
@@ -189,54 +190,58 @@ export function NewCharge() {
       disabled: due && !canPayDueDate(c),
     })),
   ];
-  const form = (
+  const fields = (
     <Paper withBorder p="md">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id="charge-kind">{t.newCharge.kind}</Text>
-            <SegmentedControl aria-labelledby="charge-kind" value={f.kind} onChange={(v) => { s.setError(null); set({ kind: v as Kind }); }}
-              data={[{ value: 'immediate', label: t.newCharge.immediate }, { value: 'due', label: t.newCharge.withDueDate }]} />
-          </Stack>
-          {due ? <Alert color="blue" data-testid="due-needs">{t.newCharge.dueNeeds}</Alert> : null}
-          <TextInput label={t.newCharge.amount} description={t.newCharge.amountHint} inputMode="decimal" required placeholder="10,50"
-            value={f.amount} onChange={(e) => set({ amount: e.currentTarget.value })} error={s.fieldError('amount')} />
-          <TextInput label={t.newCharge.description} maxLength={140} value={f.description}
-            onChange={(e) => set({ description: e.currentTarget.value })} error={s.fieldError('description')} />
-          <NativeSelect label={t.newCharge.customer} required={due} value={f.customerId} data={customerOptions}
-            onChange={(e) => set({ customerId: e.currentTarget.value })} error={s.fieldError('customerId')}
-            description={due && customers.data && !list.some(canPayDueDate) ? t.newCharge.noEligible : undefined} />
-          {due ? (
-            <>
-              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-                <TextInput type="date" label={t.dueDate.dueDate} required min={today} value={f.dueDate}
-                  onChange={(e) => set({ dueDate: e.currentTarget.value })} error={s.fieldError('dueDate')} />
-                <TextInput label={t.dueDate.daysAfterDue} inputMode="numeric" value={f.daysAfterDue}
-                  onChange={(e) => set({ daysAfterDue: e.currentTarget.value })} error={s.fieldError('daysAfterDue')} />
-              </SimpleGrid>
-              <Text size="xs" c="dimmed" mt={-8}>{t.dueDate.daysAfterDueHint}</Text>
-              <Title order={2} size="h5">{t.dueDate.rules}</Title>
-              {(['discount', 'fine', 'interest', 'rebate'] as const).map((name) => <RuleInputs key={name} name={name} f={f} set={set} error={s.fieldError} />)}
-            </>
-          ) : (
-            <TextInput label={t.newCharge.expiresIn} inputMode="numeric" value={f.expiresIn}
-              onChange={(e) => set({ expiresIn: e.currentTarget.value })} error={s.fieldError('expiresIn')} />
-          )}
-          <ErrorAlert message={s.otherError(FIELDS)} />
-          <Button type="submit" loading={s.busy}>{t.newCharge.submit}</Button>
+      <Stack>
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="charge-kind">{t.newCharge.kind}</Text>
+          <SegmentedControl aria-labelledby="charge-kind" value={f.kind} onChange={(v) => { s.setError(null); set({ kind: v as Kind }); }}
+            data={[{ value: 'immediate', label: t.newCharge.immediate }, { value: 'due', label: t.newCharge.withDueDate }]} />
         </Stack>
-      </form>
+        {due ? <Alert color="blue" data-testid="due-needs">{t.newCharge.dueNeeds}</Alert> : null}
+        <TextInput label={t.newCharge.amount} description={t.newCharge.amountHint} inputMode="decimal" required placeholder="10,50"
+          value={f.amount} onChange={(e) => set({ amount: e.currentTarget.value })} error={s.fieldError('amount')} />
+        <TextInput label={t.newCharge.description} maxLength={140} value={f.description}
+          onChange={(e) => set({ description: e.currentTarget.value })} error={s.fieldError('description')} />
+        <NativeSelect label={t.newCharge.customer} required={due} value={f.customerId} data={customerOptions}
+          onChange={(e) => set({ customerId: e.currentTarget.value })} error={s.fieldError('customerId')}
+          description={due && customers.data && !list.some(canPayDueDate) ? t.newCharge.noEligible : undefined} />
+        {due ? (
+          <>
+            <Group gap="xs" align="flex-end" wrap="nowrap">
+              <TextInput style={{ flex: 3 }} type="date" label={t.dueDate.dueDate} required min={today} value={f.dueDate}
+                description={f.dueDate ? civilDay(f.dueDate, lang) : undefined}
+                onChange={(e) => set({ dueDate: e.currentTarget.value })} error={s.fieldError('dueDate')} />
+              <TextInput style={{ flex: 2 }} label={t.dueDate.daysAfterDue} inputMode="numeric" value={f.daysAfterDue}
+                onChange={(e) => set({ daysAfterDue: e.currentTarget.value })} error={s.fieldError('daysAfterDue')} />
+            </Group>
+            <Text size="xs" c="dimmed" mt={-8}>{t.dueDate.daysAfterDueHint}</Text>
+            <Title order={2} size="h5">{t.dueDate.rules}</Title>
+            {(['discount', 'fine', 'interest', 'rebate'] as const).map((name) => <RuleInputs key={name} name={name} f={f} set={set} error={s.fieldError} />)}
+          </>
+        ) : (
+          <TextInput label={t.newCharge.expiresIn} inputMode="numeric" value={f.expiresIn}
+            onChange={(e) => set({ expiresIn: e.currentTarget.value })} error={s.fieldError('expiresIn')} />
+        )}
+      </Stack>
     </Paper>
   );
+  // The sample days sit between the fields and the button: on a phone too, they are read before creating.
   return (
     <Stack maw={due ? 1100 : 520}>
       <PageHeader title={t.newCharge.title} />
-      {due ? (
-        <SimpleGrid cols={{ base: 1, md: 2 }} style={{ alignItems: 'start' }}>
-          {form}
-          <Preview f={f} today={today} />
-        </SimpleGrid>
-      ) : form}
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {due ? (
+            <SimpleGrid cols={{ base: 1, md: 2 }} style={{ alignItems: 'start' }}>
+              {fields}
+              <Preview f={f} today={today} />
+            </SimpleGrid>
+          ) : fields}
+          <ErrorAlert message={s.otherError(FIELDS)} />
+          <Button type="submit" loading={s.busy} w={{ base: '100%', md: due ? 'calc(50% - var(--mantine-spacing-md) / 2)' : '100%' }}>{t.newCharge.submit}</Button>
+        </Stack>
+      </form>
     </Stack>
   );
 }
