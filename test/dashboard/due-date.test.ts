@@ -119,6 +119,7 @@ describe('due-date charges in the dashboard', () => {
     expect(await page.locator(`[id="${errorId}"]`).textContent()).toBe('Escolha o cliente que vai pagar (customerId: required with dueDate (the payer BACEN requires))');
     expect(await field(page, 'Multa por atraso: Percentual (%)').inputValue()).toBe('2,00 %');
     await customer.selectOption(payerId);
+    await poll(() => customer.getAttribute('aria-invalid')).not.toBe('true');
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'dash-due-new');
     await page.getByRole('button', { name: 'Criar cobrança' }).click();

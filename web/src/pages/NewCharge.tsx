@@ -157,8 +157,14 @@ export function NewCharge() {
   const { t, lang } = useLang();
   const [, navigate] = useLocation();
   const [f, setF] = useState<Form>(EMPTY);
-  const set = (patch: Partial<Form>) => setF({ ...f, ...patch });
   const s = useSubmit();
+  // Editing the field an error names takes the error away: it was about what is no longer there.
+  const set = (patch: Partial<Form>) => {
+    const field = s.error?.field;
+    const edited = Object.keys(patch).map((k) => (k === 'tiers' ? 'discount' : k));
+    if (field && edited.some((k) => field === k || field.startsWith(`${k}.`) || field.startsWith(`${k}[`))) s.setError(null);
+    setF({ ...f, ...patch });
+  };
   // The São Paulo date the API will call today: the creation check and the samples start there.
   const today = saoPauloDate(new Date());
   // The 100 newest customers: a due-date charge is for one of them (with a name and a CPF/CNPJ).
