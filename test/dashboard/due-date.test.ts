@@ -146,6 +146,7 @@ describe('due-date charges in the dashboard', () => {
       'Abatimento de R$ 10,00 em qualquer dia',
     ]);
     expect(await page.getByTestId('amount-due-today-total').textContent()).toBe('R$ 940,00');
+    expect(await page.getByTestId('charge-due-summary').textContent()).toMatch(new RegExp(`^Valor a pagar hoje: R\\$ 940,00 · Vencimento: .*${br(S)}$`));
     expect(await page.getByTestId('amount-due-today').textContent()).toContain('− R$ 50,00');
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'dash-due-charge');
@@ -168,6 +169,7 @@ describe('due-date charges in the dashboard', () => {
     const paid = await page.getByTestId('amount-paid').textContent();
     for (const part of ['− R$ 10,00', '+ R$ 20,00', '+ R$ 0,33']) expect(paid).toContain(part);
     expect(await page.getByTestId('amount-due-today').count()).toBe(0);
+    expect(await page.getByTestId('charge-due-summary').textContent()).toMatch(/^Valor pago: R\$ 1\.010,33 · Vencimento: /);
     const after = (await http(t.base, 'GET', `/transparents/check?id=${id}`, { key: m.key })).body.data;
     expect(after).toMatchObject({ status: 'PAID', paidAmount: 101_033, paidBreakdown: { original: 100_000, rebate: 1000, discount: 0, fine: 2000, interest: 33 }, amountDue: null });
     await page.evaluate(() => window.scrollTo(0, 0));

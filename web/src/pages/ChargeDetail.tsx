@@ -110,6 +110,16 @@ export function ChargeDetail({ id }: { id: string }) {
             onConfirm={async () => set(await api.post<Charge>(`/transparents/refund?id=${encodeURIComponent(c.id)}`))} />
         ) : null}
       </PageHeader>
+      {terms ? (
+        // What the payer pays now, at the top: on a phone the panel with the parts is below the QR code.
+        <Text mt={-12} data-testid="charge-due-summary">
+          {[
+            c.amountDue !== null ? `${t.dueDate.dueToday}: ${money(c.amountDue)}` : null,
+            c.paidAmount !== null ? `${t.dueDate.paid}: ${money(c.paidAmount)}` : null,
+            `${t.dueDate.dueDate}: ${civilDay(terms.dueDate, lang)}`,
+          ].filter(Boolean).join(' · ')}
+        </Text>
+      ) : null}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Paper withBorder p="md">
           <Stack>
