@@ -32,7 +32,7 @@ const valueText = (mode: string, value: number) => (isPercentMode(mode) ? percen
 const tierEnd = (terms: DueDateTerms, date: CivilDate) => (date === terms.dueDate ? effectiveDueDate(terms.dueDate) : date);
 
 /** The rules in the merchant's words, one line each. */
-export function ruleLines(terms: DueDateTerms, t: Dict, lang: string): string[] {
+function ruleLines(terms: DueDateTerms, t: Dict, lang: string): string[] {
   const w = t.dueDate.words;
   const say = (kind: string, mode: string, value: number, date?: CivilDate) =>
     (w[kind]?.[mode] ?? mode).replace('{v}', valueText(mode, value)).replace('{d}', date ? civilDay(date, lang) : '');
@@ -47,7 +47,7 @@ export function ruleLines(terms: DueDateTerms, t: Dict, lang: string): string[] 
   return lines;
 }
 
-export interface Sample {
+interface Sample {
   date: CivilDate;
   labels: string[];
   due: { amountDue: number; breakdown: AmountBreakdown };
@@ -79,7 +79,7 @@ export function samples(terms: DueDateTerms, today: CivilDate, t: Dict): Sample[
 }
 
 /** `R$ 1.000,00 − R$ 10,00 abatimento + R$ 20,00 multa`: the parts that are not zero. */
-export function breakdownText(b: AmountBreakdown, t: Dict): string {
+function breakdownText(b: AmountBreakdown, t: Dict): string {
   const p = t.dueDate.parts;
   const parts = [money(b.original)];
   if (b.rebate) parts.push(`− ${money(b.rebate)} ${p.rebate!.toLowerCase()}`);
