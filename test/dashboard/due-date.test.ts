@@ -174,6 +174,12 @@ describe('due-date charges in the dashboard', () => {
     expect(after).toMatchObject({ status: 'PAID', paidAmount: 101_033, paidBreakdown: { original: 100_000, rebate: 1000, discount: 0, fine: 2000, interest: 33 }, amountDue: null });
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'dash-due-paid');
+    if (viewport === 'desktop') {
+      // In English too; money stays in reais.
+      await page.getByLabel('Idioma').selectOption('en');
+      await poll(() => page.getByTestId('charge-due-summary').textContent()).toMatch(/^Amount paid: R\$ 1\.010,33 · Due date: /);
+      expect(await page.getByTestId('due-rules').locator('li').allTextContents()).toContain('A fine of 2,00 % of the amount if paid after the due date');
+    }
     await context.close();
     await t.assertLedger();
   }, 240_000);
