@@ -112,6 +112,16 @@ describe('due-date charges in the dashboard', () => {
     expect(moved).toContain(`${br(S)} não é dia útil: o vencimento passa para`);
     expect(moved).toContain(br(E));
 
+    // A tier after the due date: the draft's check says so, and the API's answer sits beside that tier's date.
+    const tier2 = field(page, 'Faixa 2: Pago até o dia');
+    await tier2.fill(addDays(S, 1));
+    await poll(() => page.getByTestId('due-preview-problem').textContent()).toContain('discount.tiers[1].date: must be on or before dueDate');
+    await page.getByRole('button', { name: 'Criar cobrança' }).click();
+    await poll(() => tier2.getAttribute('aria-invalid')).toBe('true');
+    expect(await tier2.getAttribute('aria-describedby')).toMatch(/-error/);
+    await tier2.fill(S);
+    await poll(() => sampleRows(page)).toHaveLength(6);
+
     // No customer picked: the API's error sits beside the customer, and nothing typed is lost.
     await page.getByRole('button', { name: 'Criar cobrança' }).click();
     await poll(() => customer.getAttribute('aria-invalid')).toBe('true');
