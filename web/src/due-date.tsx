@@ -35,7 +35,7 @@ const tierEnd = (terms: DueDateTerms, date: CivilDate) => (date === terms.dueDat
 function ruleLines(terms: DueDateTerms, t: Dict, lang: string): string[] {
   const w = t.dueDate.words;
   const say = (kind: string, mode: string, value: number, date?: CivilDate) =>
-    (w[kind]?.[mode] ?? mode).replace('{v}', valueText(mode, value)).replace('{d}', date ? civilDay(date, lang) : '');
+    (w[kind]?.[mode] ?? mode).replace('{v}', valueText(mode, value)).replace('{d}', date ? civilDay(date, lang, true) : '');
   const lines: string[] = [];
   const { discount, fine, interest, rebate } = terms;
   if (discount && 'tiers' in discount) {
@@ -101,7 +101,7 @@ export function SampleTable({ rows }: { rows: Sample[] }) {
         {rows.map((r) => (
           <Table.Tr key={r.date} data-sample-date={r.date}>
             <Table.Td>
-              <Text size="sm" fw={500}>{civilDay(r.date, lang)}</Text>
+              <Text size="sm" fw={500}>{civilDay(r.date, lang, true)}</Text>
               <Text size="xs" c="dimmed">{r.labels.join(' · ')}</Text>
               <Text size="xs" c="dimmed" data-testid="sample-breakdown">{breakdownText(r.due.breakdown, t)}</Text>
             </Table.Td>

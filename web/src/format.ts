@@ -56,14 +56,5 @@ export const parsePercent = (typed: string): number | null => parseReais(typed.t
 /** `2,50 %` from basis points. */
 export const percent = (bps: number): string => `${Math.trunc(bps / 100)},${String(bps % 100).padStart(2, '0')} %`;
 
-const civil = new Map<string, Intl.DateTimeFormat>();
-/** `sáb., 19/12/2026` from the civil date `2026-12-19` (a calendar day: no time zone to convert). */
-export function civilDay(date: string | null | undefined, locale = 'pt-BR'): string {
-  if (!date) return '—';
-  let f = civil.get(locale);
-  if (!f) civil.set(locale, f = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'short', day: '2-digit', month: '2-digit', year: 'numeric' }));
-  return f.format(new Date(`${date}T12:00:00Z`));
-}
-
 /** The API gives PNGs as data URLs (`imageBase64`, `qrImageBase64`); a bare base64 is accepted too. */
 export const pngSrc = (b64: string) => (b64.startsWith('data:') ? b64 : `data:image/png;base64,${b64}`);

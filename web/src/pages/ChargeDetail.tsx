@@ -28,9 +28,9 @@ function history(c: Charge, t: Dict): Array<{ label: string; at: string | null }
 function DueDatePanel({ c, terms }: { c: Charge; terms: DueDateTerms }) {
   const { t, lang } = useLang();
   const e = effectiveDueDate(terms.dueDate);
-  const rows: Array<[string, string]> = [[t.dueDate.dueDate, civilDay(terms.dueDate, lang)]];
-  if (e !== terms.dueDate) rows.push([t.dueDate.effectiveDue, civilDay(e, lang)]);
-  rows.push([t.dueDate.lastDay, civilDay(lastDayToPay(terms), lang)]);
+  const rows: Array<[string, string]> = [[t.dueDate.dueDate, civilDay(terms.dueDate, lang, true)]];
+  if (e !== terms.dueDate) rows.push([t.dueDate.effectiveDue, civilDay(e, lang, true)]);
+  rows.push([t.dueDate.lastDay, civilDay(lastDayToPay(terms), lang, true)]);
   return (
     <Paper withBorder p="md" data-testid="charge-due">
       <Stack gap="sm">
@@ -40,7 +40,7 @@ function DueDatePanel({ c, terms }: { c: Charge; terms: DueDateTerms }) {
             {rows.map(([k, v]) => <Table.Tr key={k}><Table.Th w={170}>{k}</Table.Th><Table.Td>{v}</Table.Td></Table.Tr>)}
           </Table.Tbody>
         </Table>
-        {e !== terms.dueDate ? <Text size="sm" c="dimmed">{t.dueDate.moved(civilDay(terms.dueDate, lang), civilDay(e, lang))}</Text> : null}
+        {e !== terms.dueDate ? <Text size="sm" c="dimmed">{t.dueDate.moved(civilDay(terms.dueDate, lang, true), civilDay(e, lang, true))}</Text> : null}
         <RuleList terms={terms} />
         {c.amountDue !== null && c.breakdown ? (
           <Stack gap={4}>
@@ -94,6 +94,8 @@ export function ChargeDetail({ id }: { id: string }) {
     [t.charges.txid, c.txid],
     [t.charges.end2endId, c.end2endId ?? '—'],
   ];
+  // A subscription cycle's charge has its cycle's due date and no rules (no due-date panel).
+  if (c.dueDate && !terms) rows.push([t.dueDate.dueDate, civilDay(c.dueDate, lang, true)]);
   if (c.refund) rows.push([t.charges.refundState, `${t.status[c.refund.status] ?? c.refund.status} · ${money(c.refund.amount)}`]);
   const hist = history(c, t);
   return (
@@ -116,7 +118,7 @@ export function ChargeDetail({ id }: { id: string }) {
           {[
             c.amountDue !== null ? `${t.dueDate.dueToday}: ${money(c.amountDue)}` : null,
             c.paidAmount !== null ? `${t.dueDate.paid}: ${money(c.paidAmount)}` : null,
-            `${t.dueDate.dueDate}: ${civilDay(terms.dueDate, lang)}`,
+            `${t.dueDate.dueDate}: ${civilDay(terms.dueDate, lang, true)}`,
           ].filter(Boolean).join(' · ')}
         </Text>
       ) : null}

@@ -95,7 +95,7 @@ function Preview({ f, today }: { f: Form; today: string }) {
             : (
               <>
                 {effective !== terms.dueDate ? (
-                  <Alert color="blue" data-testid="due-moved">{t.dueDate.moved(civilDay(terms.dueDate, lang), civilDay(effective, lang))}</Alert>
+                  <Alert color="blue" data-testid="due-moved">{t.dueDate.moved(civilDay(terms.dueDate, lang, true), civilDay(effective, lang, true))}</Alert>
                 ) : null}
                 <SampleTable rows={samples(terms, today, t)} />
               </>
@@ -132,7 +132,7 @@ function RuleInputs({ name, f, set, error }: {
             return (
               <Group key={i} align="flex-end" gap="xs" wrap="nowrap">
                 <TextInput style={{ flex: 3 }} type="date" label={t.dueDate.tierDate} aria-label={`${t.dueDate.tier} ${i + 1}: ${t.dueDate.tierDate}`} value={tier.date}
-                  description={`${t.dueDate.tier} ${i + 1}${tier.date ? `: ${civilDay(tier.date, lang)}` : ''}`}
+                  description={`${t.dueDate.tier} ${i + 1}${tier.date ? `: ${civilDay(tier.date, lang, true)}` : ''}`}
                   error={error(`discount.tiers[${i}].date`)} onChange={(e) => setTier({ date: e.currentTarget.value })} />
                 <TextInput style={{ flex: 2 }} label={unit} aria-label={`${t.dueDate.tier} ${i + 1}: ${unit}`} inputMode="decimal" placeholder={isPercentMode(r.mode) ? '5,00 %' : '50,00'} value={tier.value}
                   error={error(`discount.tiers[${i}].value`)} onChange={(e) => setTier({ value: e.currentTarget.value })} />
@@ -216,7 +216,7 @@ export function NewCharge() {
           <>
             <Group gap="xs" align="flex-end" wrap="nowrap">
               <TextInput style={{ flex: 3 }} type="date" label={t.dueDate.dueDate} required min={today} value={f.dueDate}
-                description={f.dueDate ? civilDay(f.dueDate, lang) : undefined}
+                description={f.dueDate ? civilDay(f.dueDate, lang, true) : undefined}
                 onChange={(e) => set({ dueDate: e.currentTarget.value })} error={s.fieldError('dueDate')} />
               <TextInput style={{ flex: 2 }} label={t.dueDate.daysAfterDue} inputMode="numeric" value={f.daysAfterDue}
                 onChange={(e) => set({ daysAfterDue: e.currentTarget.value })} error={s.fieldError('daysAfterDue')} />
