@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Alert, Badge, Button, Code, CopyButton, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { ApiError, api, type Page } from './api';
 import { money } from './format';
-import { useT } from './i18n';
+import { useT, type Dict } from './i18n';
 
 /** Page title and the page's main action on one line. */
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
@@ -35,18 +35,22 @@ function inReais(message: string): string {
 }
 
 /**
+ * An API error as the merchant reads it: the API's own words stay (they name the field and the rule), a Portuguese
+ * reading goes first. Also for the creation check a form runs on a draft (the same words the API would answer).
+ */
+export function explainError(t: Dict, message: string, code?: string): string {
+  const local = t.apiErrors[message] ?? (code ? t.apiErrors[code] : undefined);
+  return local ? `${local} (${inReais(message)})` : inReais(message);
+}
+
+/**
  * A form's API error: the field it names (`<field>: <reason>`) gets it next to the input; any other error
  * is shown above the submit button. Inputs are never cleared on failure.
  */
 export function useSubmit() {
   const t = useT();
   const [error, setError] = useState<ApiError | null>(null);
-  // The API's own words stay (they name the field and the rule); a Portuguese reading goes first.
-  const explain = (e: ApiError) => {
-    const local = t.apiErrors[e.message] ?? t.apiErrors[e.code];
-    const message = inReais(e.message);
-    return local ? `${local} (${message})` : message;
-  };
+  const explain = (e: ApiError) => explainError(t, e.message, e.code);
   const [busy, setBusy] = useState(false);
   const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);

@@ -60,14 +60,14 @@ interface Sample {
 export function samples(terms: DueDateTerms, today: CivilDate, t: Dict): Sample[] {
   const e = effectiveDueDate(terms.dueDate);
   const l = lastDayToPay(terms);
-  const marks: Array<[CivilDate, string]> = [[today, t.dueDate.labels.today!]];
+  const marks: Array<[CivilDate, string]> = [[today, t.dueDate.labels.today]];
   if (terms.discount && 'tiers' in terms.discount) {
     for (const tier of terms.discount.tiers) marks.push([tierEnd(terms, tier.date), t.dueDate.tierEnd(valueText(terms.discount.mode, tier.value))]);
   }
-  marks.push([terms.dueDate, t.dueDate.labels.due!]);
-  if (e !== terms.dueDate) marks.push([e, t.dueDate.labels.effective!]);
-  if (addDays(e, 1) <= l) marks.push([addDays(e, 1), t.dueDate.labels.late!]);
-  marks.push([l, t.dueDate.labels.last!]);
+  marks.push([terms.dueDate, t.dueDate.labels.due]);
+  if (e !== terms.dueDate) marks.push([e, t.dueDate.labels.effective]);
+  if (addDays(e, 1) <= l) marks.push([addDays(e, 1), t.dueDate.labels.late]);
+  marks.push([l, t.dueDate.labels.last]);
   const byDay = new Map<CivilDate, string[]>();
   for (const [date, label] of marks) {
     if (date < today || date > l) continue;
@@ -75,6 +75,7 @@ export function samples(terms: DueDateTerms, today: CivilDate, t: Dict): Sample[
     if (!labels.includes(label)) labels.push(label);
     byDay.set(date, labels);
   }
+  // Every day kept is on or before L: each has an amount due.
   return [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, labels]) => ({ date, labels, due: amountDue(terms, date)! }));
 }
 
@@ -82,10 +83,10 @@ export function samples(terms: DueDateTerms, today: CivilDate, t: Dict): Sample[
 function breakdownText(b: AmountBreakdown, t: Dict): string {
   const p = t.dueDate.parts;
   const parts = [money(b.original)];
-  if (b.rebate) parts.push(`− ${money(b.rebate)} ${p.rebate!.toLowerCase()}`);
-  if (b.discount) parts.push(`− ${money(b.discount)} ${p.discount!.toLowerCase()}`);
-  if (b.fine) parts.push(`+ ${money(b.fine)} ${p.fine!.toLowerCase()}`);
-  if (b.interest) parts.push(`+ ${money(b.interest)} ${p.interest!.toLowerCase()}`);
+  if (b.rebate) parts.push(`− ${money(b.rebate)} ${p.rebate.toLowerCase()}`);
+  if (b.discount) parts.push(`− ${money(b.discount)} ${p.discount.toLowerCase()}`);
+  if (b.fine) parts.push(`+ ${money(b.fine)} ${p.fine.toLowerCase()}`);
+  if (b.interest) parts.push(`+ ${money(b.interest)} ${p.interest.toLowerCase()}`);
   return parts.join(' ');
 }
 
@@ -119,11 +120,11 @@ export function SampleTable({ rows }: { rows: Sample[] }) {
 export function Breakdown({ total, parts, testId }: { total: number; parts: AmountBreakdown; testId: string }) {
   const { t } = useLang();
   const p = t.dueDate.parts;
-  const rows: Array<[string, string]> = [[p.original!, money(parts.original)]];
-  if (parts.rebate) rows.push([p.rebate!, `− ${money(parts.rebate)}`]);
-  if (parts.discount) rows.push([p.discount!, `− ${money(parts.discount)}`]);
-  if (parts.fine) rows.push([p.fine!, `+ ${money(parts.fine)}`]);
-  if (parts.interest) rows.push([p.interest!, `+ ${money(parts.interest)}`]);
+  const rows: Array<[string, string]> = [[p.original, money(parts.original)]];
+  if (parts.rebate) rows.push([p.rebate, `− ${money(parts.rebate)}`]);
+  if (parts.discount) rows.push([p.discount, `− ${money(parts.discount)}`]);
+  if (parts.fine) rows.push([p.fine, `+ ${money(parts.fine)}`]);
+  if (parts.interest) rows.push([p.interest, `+ ${money(parts.interest)}`]);
   return (
     <Table data-testid={testId} withRowBorders={false} verticalSpacing={2}>
       <Table.Tbody>

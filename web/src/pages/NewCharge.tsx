@@ -5,7 +5,7 @@ import { saoPauloDate } from '../../../src/calendar/sao-paulo.rules';
 import { checkDueDateTerms } from '../../../src/charges/due-date-check.rules';
 import { DEFAULT_DAYS_AFTER_DUE, effectiveDueDate, type DueDateTerms } from '../../../src/charges/due-date.rules';
 import { api, ApiError, type Body, type Charge, type Customer } from '../api';
-import { ErrorAlert, PageHeader, useLoad, useSubmit } from '../components';
+import { ErrorAlert, explainError, PageHeader, useLoad, useSubmit } from '../components';
 import { isPercentMode, SampleTable, samples } from '../due-date';
 import { civilDay, parsePercent, parseReais } from '../format';
 import { useLang, type Dict } from '../i18n';
@@ -80,8 +80,8 @@ function Preview({ f, today }: { f: Form; today: string }) {
   let terms: DueDateTerms | null = null;
   try {
     terms = amount === null ? null : dueDateBody(f, amount, t, false);
-  } catch {
-    terms = null;
+  } catch (e) {
+    if (!(e instanceof Unread)) throw e;
   }
   const problem = terms ? checkDueDateTerms(terms, today) : null;
   const effective = terms && !problem ? effectiveDueDate(terms.dueDate) : null;
@@ -91,7 +91,7 @@ function Preview({ f, today }: { f: Form; today: string }) {
         <Title order={2} size="h4">{t.dueDate.samples}</Title>
         <Text size="xs" c="dimmed">{t.dueDate.samplesHint}</Text>
         {!terms ? <Text size="sm" c="dimmed">{t.dueDate.samplesWaiting}</Text>
-          : problem ? <Alert color="yellow" data-testid="due-preview-problem">{`${t.apiErrors[`${problem.field}: ${problem.reason}`] ?? ''} ${problem.field}: ${problem.reason}`.trim()}</Alert>
+          : problem ? <Alert color="yellow" data-testid="due-preview-problem">{explainError(t, `${problem.field}: ${problem.reason}`)}</Alert>
             : (
               <>
                 {effective !== terms.dueDate ? (
@@ -105,7 +105,7 @@ function Preview({ f, today }: { f: Form; today: string }) {
   );
 }
 
-/** One rule: its mode (or none) and its value, or for a tiered discount its 1 to 3 dated tiers; a group named after it. */
+/** One rule: its mode (or none) and its value, or for a tiered discount its 1 to 3 dated tiers. */
 function RuleInputs({ name, f, set, error }: {
   name: RuleName; f: Form; set: (patch: Partial<Form>) => void; error: (...n: string[]) => string | undefined;
 }) {
