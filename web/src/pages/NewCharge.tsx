@@ -4,8 +4,9 @@ import { useLocation } from 'wouter';
 import { saoPauloDate } from '../../../src/calendar/sao-paulo.rules';
 import { checkDueDateTerms } from '../../../src/charges/due-date-check.rules';
 import { DEFAULT_DAYS_AFTER_DUE, effectiveDueDate, type DueDateTerms } from '../../../src/charges/due-date.rules';
-import { api, ApiError, type Body, type Charge, type Customer } from '../api';
-import { ErrorAlert, explainError, PageHeader, useLoad, useSubmit } from '../components';
+import { api, ApiError, type Body, type Charge } from '../api';
+import { ErrorAlert, explainError, PageHeader, useSubmit } from '../components';
+import { CustomerPicker } from '../customer-picker';
 import { isPercentMode, SampleTable, samples } from '../due-date';
 import { civilDay, parsePercent, parseReais } from '../format';
 import { useLang, type Dict } from '../i18n';
@@ -34,8 +35,6 @@ const MODES = {
 } as const;
 type RuleName = keyof typeof MODES;
 const isTiered = (mode: string) => mode.endsWith('_UNTIL');
-/** A customer BACEN accepts as a cobv's payer (`devedor`). */
-const canPayDueDate = (c: Customer) => !!c.name && !!c.taxId;
 
 /** A typed value that does not read: an error on its field (strict), or nothing (the preview). */
 class Unread extends Error {}
@@ -167,8 +166,6 @@ export function NewCharge() {
   };
   // The São Paulo date the API will call today: the creation check and the samples start there.
   const today = saoPauloDate(new Date());
-  // The 100 newest customers: a due-date charge is for one of them (with a name and a CPF/CNPJ).
-  const customers = useLoad(() => api.page<Customer>('/customers?limit=100'), []);
   const due = f.kind === 'due';
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -187,15 +184,6 @@ export function NewCharge() {
     });
     if (created) navigate(`/charges/${created.id}`);
   };
-  const list = customers.data?.data ?? [];
-  const customerOptions = [
-    { value: '', label: due ? t.newCharge.pickCustomer : t.newCharge.noCustomer },
-    ...list.map((c) => ({
-      value: c.id,
-      label: `${c.name ?? c.email} · ${c.email}${due && !canPayDueDate(c) ? ` (${t.newCharge.customerMissing})` : ''}`,
-      disabled: due && !canPayDueDate(c),
-    })),
-  ];
   const fields = (
     <Paper withBorder p="md">
       <Stack>
@@ -209,9 +197,8 @@ export function NewCharge() {
           value={f.amount} onChange={(e) => set({ amount: e.currentTarget.value })} error={s.fieldError('amount')} />
         <TextInput label={t.newCharge.description} maxLength={140} value={f.description}
           onChange={(e) => set({ description: e.currentTarget.value })} error={s.fieldError('description')} />
-        <NativeSelect label={t.newCharge.customer} required={due} value={f.customerId} data={customerOptions}
-          onChange={(e) => set({ customerId: e.currentTarget.value })} error={s.fieldError('customerId')}
-          description={due && customers.data && !list.some(canPayDueDate) ? t.newCharge.noEligible : undefined} />
+        <CustomerPicker label={due ? t.newCharge.payer : t.newCharge.customer} description={due ? t.newCharge.payerHint : undefined} payer={due}
+          value={f.customerId} onChange={(customerId) => set({ customerId })} error={s.fieldError('customerId')} />
         {due ? (
           <>
             <Group gap="xs" align="flex-end" wrap="nowrap">

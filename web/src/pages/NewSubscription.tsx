@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
-import { Button, Divider, Group, Modal, NativeSelect, Paper, Radio, SimpleGrid, Stack, Text, TextInput, Title, Select } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Divider, Group, Modal, NativeSelect, Paper, Radio, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useLocation } from 'wouter';
 import { FREQUENCIES, MIN_START_DAYS, RETRY_POLICIES, earliestStartDate, type Frequency, type RetryPolicy } from '../../../src/subscriptions/cycle.rules';
-import { api, ApiError, query, type Customer, type Subscription, type SubscriptionCreate } from '../api';
-import { ErrorAlert, Facts, PageHeader, useLoad, useSubmit } from '../components';
+import { api, ApiError, type Subscription, type SubscriptionCreate } from '../api';
+import { ErrorAlert, Facts, PageHeader, useSubmit } from '../components';
 import { asDay, CycleDates, spToday } from '../cycles';
+import { CustomerPicker } from '../customer-picker';
 import { civilDay, money, parseReais } from '../format';
 import { useLang, type Dict } from '../i18n';
 
@@ -22,8 +23,6 @@ const EMPTY: Form = {
 };
 /** Every field the form shows an error beside; anything else goes above the button. */
 const FIELDS = ['customerId', 'amount', 'minAmount', 'frequency', 'startDate', 'endDate', 'contract', 'description', 'retryPolicy', 'journey', 'firstPayment', 'payerAccount', 'requestExpiresIn'];
-/** How many customers the picker loads at once; others are found by their exact e-mail or CPF/CNPJ. */
-const CUSTOMERS_LOADED = 100;
 const HOUR = 3600;
 /** The body field a form field fills, where their names differ. */
 const API_FIELD: Partial<Record<keyof Form, string>> = { ispb: 'payerAccount', branch: 'payerAccount', account: 'payerAccount', requestHours: 'requestExpiresIn' };
@@ -48,48 +47,6 @@ function toBody(f: Form, t: Dict): SubscriptionCreate {
     }
   }
   return body;
-}
-
-/** A payer for Pix Automático needs a name and a CPF/CNPJ (docs/contract/subscriptions.md#create). */
-const canPay = (c: Customer) => !!c.name && !!c.taxId;
-
-/**
- * The customers to pick from: the newest ones, plus the one whose exact e-mail or CPF/CNPJ is typed (the list
- * filters by those only), so a store with many customers still finds each.
- */
-function useCustomers(search: string) {
-  const recent = useLoad(() => api.get<Customer[]>(`/customers${query({ limit: CUSTOMERS_LOADED })}`), []);
-  const [found, setFound] = useState<Customer[]>([]);
-  useEffect(() => {
-    const text = search.trim();
-    const digits = text.replace(/\D/g, '');
-    const filter = text.includes('@') ? { email: text } : /^[\d.\-/ ]+$/.test(text) && (digits.length === 11 || digits.length === 14) ? { taxId: digits } : null;
-    if (!filter) return;
-    let live = true;
-    const timer = setTimeout(() => {
-      api.get<Customer[]>(`/customers${query(filter)}`).then((cs) => { if (live) setFound(cs); }, () => {});
-    }, 300);
-    return () => { live = false; clearTimeout(timer); };
-  }, [search]);
-  const byId = new Map<string, Customer>();
-  for (const c of [...found, ...(recent.data ?? [])]) byId.set(c.id, c);
-  return { customers: [...byId.values()], error: recent.error };
-}
-
-function CustomerPicker({ value, onChange, error }: { value: string; onChange(id: string, label: string): void; error?: string }) {
-  const t = useLang().t;
-  const [search, setSearch] = useState('');
-  const { customers, error: loadError } = useCustomers(search);
-  const data = customers.map((c) => ({
-    value: c.id,
-    label: canPay(c) ? `${c.name} · ${c.taxId} · ${c.email}` : `${c.name ?? c.email} · ${c.email} — ${t.subs.customerMissing}`,
-    disabled: !canPay(c),
-  }));
-  return (
-    <Select label={t.subs.customerPick} description={t.subs.customerHint} placeholder={t.subs.customerSearch} searchable required
-      data={data} value={value || null} onChange={(v, option) => onChange(v ?? '', option?.label ?? '')} searchValue={search} onSearchChange={setSearch}
-      nothingFoundMessage={t.subs.noCustomers} error={error ?? loadError ?? undefined} maxDropdownHeight={280} comboboxProps={{ withinPortal: true }} />
-  );
 }
 
 /** The subscription as the merchant is about to create it, with its first due dates, before anything is sent. */
@@ -161,7 +118,7 @@ export function NewSubscription() {
       <Paper withBorder p="md">
         <form onSubmit={toReview} noValidate>
           <Stack>
-            <CustomerPicker value={f.customerId} onChange={(customerId, label) => { set({ customerId }); setCustomerLabel(label); }} error={s.fieldError('customerId')} />
+            <CustomerPicker label={t.subs.customerPick} description={t.subs.customerHint} payer value={f.customerId} onChange={(customerId, label) => { set({ customerId }); setCustomerLabel(label); }} error={s.fieldError('customerId')} />
             <Divider />
             <Radio.Group label={t.subs.amountKind} value={f.kind} onChange={(v) => set({ kind: v as Kind })}>
               <Group mt={6}>
