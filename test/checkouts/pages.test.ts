@@ -63,6 +63,42 @@ describe('the payment page', () => {
     await t.assertLedger();
   });
 
+  it('an expired checkout from a link has a button that starts a new checkout (its link page when the link asks the payer for something)', async () => {
+    const m = await t.merchant();
+    const expire = (checkoutId: string) => t.pool.query(
+      "UPDATE charges SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 second' WHERE checkout_id = $1", [checkoutId]);
+    const start = async (linkId: string, body: Record<string, unknown> = {}) => {
+      const made = await t.app.inject({ method: 'POST', url: `/l/${linkId}/checkouts`, payload: body });
+      expect(made.statusCode, made.body).toBe(201);
+      await expire(made.json().data.id);
+      return made.json().data.id as string;
+    };
+
+    // A set price and no customer fields: the button is the link form's own POST, and lands on a new checkout's page.
+    const fixed = (await t.request('POST', '/payment-links', { key: m.key, body: { name: 'Bolo', amount: 3500 } })).body.data;
+    const old = await start(fixed.id);
+    const expired = await page(`/pay/${old}`);
+    expect(expired.body).toContain('Gerar novo pagamento');
+    expect(expired.body).toMatch(new RegExp(`<form[^>]*method="post" action="/l/${fixed.id}"[^>]*><button type="submit"[^>]*>Gerar novo pagamento</button>`));
+    const again = await t.app.inject({ method: 'POST', url: `/l/${fixed.id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(again.statusCode).toBe(303);
+    const fresh = String(again.headers.location).replace('/pay/', '');
+    expect(fresh).not.toBe(old);
+    expect((await t.request('GET', `/checkouts/${fresh}`, { key: m.key })).body.data).toMatchObject({ status: 'PENDING', paymentLinkId: fixed.id, amount: 3500 });
+    expect((await page(`/pay/${old}?lang=en`)).body).toMatch(new RegExp(`action="/l/${fixed.id}\\?lang=en"[^>]*><button type="submit"[^>]*>Start a new payment</button>`));
+
+    // The payer types the amount: the button opens the link page (a GET form, keeping the language).
+    const range = (await t.request('POST', '/payment-links', { key: m.key, body: { name: 'Doação', amountRange: { min: 500, max: 5000 } } })).body.data;
+    const ranged = await start(range.id, { amount: 700 });
+    expect((await page(`/pay/${ranged}`)).body).toMatch(new RegExp(`<form[^>]*method="get" action="/l/${range.id}"[^>]*><button type="submit"`));
+    expect((await page(`/pay/${ranged}?lang=en`)).body).toMatch(new RegExp(`action="/l/${range.id}"[^>]*><input type="hidden" name="lang" value="en"><button`));
+
+    // A checkout made by the API, not from a link, has no such button.
+    const plain = await createCheckout(t, m);
+    await expire(plain.id);
+    expect((await page(`/pay/${plain.id}`)).body).not.toContain('Gerar novo pagamento');
+  });
+
   it('a refunded checkout says its money was returned', async () => {
     const m = await t.merchant();
     const k = await createCheckout(t, m);
