@@ -43,6 +43,21 @@ describe('the payment page', () => {
     expect((await page('/pay/chk_doesnotexist00000000000/status')).json()).toMatchObject({ error: 'NOT_FOUND' });
     expect((await page('/l/plk_doesnotexist00000000000')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: '/l/plk_doesnotexist00000000000/checkouts', payload: {} })).statusCode).toBe(404);
+    // Ids longer than any route parameter: still the 404 page (or 404 NOT_FOUND from a JSON route), never a JSON 400.
+    for (const long of ['x'.repeat(101), `chk_${'A'.repeat(500)}`]) {
+      for (const [method, url] of [['GET', `/pay/${long}`], ['GET', `/l/${long}`], ['POST', `/l/${long}`], ['POST', `/pay/${long}/simulate`], ['GET', `/pay/logos/${long}`]] as const) {
+        const res = await t.app.inject({ method, url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: method === 'POST' ? '' : undefined });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.headers['content-type'], url).toContain('text/html');
+        expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
+      }
+      expect((await page(`/pay/${long}/status`)).json(), long).toMatchObject({ error: 'NOT_FOUND' });
+      expect((await page(`/pay/${long}/events`)).json(), long).toMatchObject({ error: 'NOT_FOUND' });
+      expect((await t.app.inject({ method: 'POST', url: `/l/${long}/checkouts`, payload: {} })).json(), long).toMatchObject({ error: 'NOT_FOUND' });
+    }
+    const badEncoding = await page('/pay/chk_%zz');
+    expect([badEncoding.statusCode, badEncoding.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
+    expect((await page('/pay/chk_%zz/status')).json()).toMatchObject({ error: 'NOT_FOUND' });
   });
 
   it('GET /pay/{id}/status and the event stream follow the charge; simulate pays and returns to the page (303)', async () => {
