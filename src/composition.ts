@@ -28,7 +28,7 @@ import { eventRetention } from './events/event.tasks.js';
 import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
 import { linkHitRetention } from './payment-links/payment-link.tasks.js';
 import { pagePreviewRoutes } from './public-pages/page-preview.routes.js';
-import { publicPageRoutes } from './public-pages/pages.routes.js';
+import { publicPageRoutes, publicRoutingError } from './public-pages/pages.routes.js';
 import { refundRoutes } from './refunds/refund.routes.js';
 import { refundTasks, scheduleRefundRecovery } from './refunds/refund.tasks.js';
 import { statementRoutes } from './statement/statement.routes.js';
@@ -96,6 +96,7 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
     scraped: scrapedGauges,
     // An invitation token in the path is a credential, a payload location's token a capability: never logged.
     secretPath: /^(\/auth\/invitations|\/dashboard\/invite|\/pix\/v2\/(cobv|rec))\/[^/]+/,
+    routingError: publicRoutingError,
   });
   // The merchant dashboard (web/): static files at /dashboard, outside the API's auth and OpenAPI document.
   await app.register(dashboardRoutes());

@@ -13,6 +13,12 @@ export function cartAmount(items: Item[]): number {
   return amount;
 }
 
+/**
+ * A cart's lines as stored: only a line's own fields. Unknown body fields are ignored, and a stored one would reach
+ * the CHECKOUT_* events (whose data is written from the row) beyond the object the API shows.
+ */
+export const cartLines = (items: Item[]): Item[] => items.map(({ name, quantity, unitPrice }) => ({ name, quantity, unitPrice }));
+
 /** A page the payer is sent to: an absolute http(s) URL (its length is the schema's). */
 export function checkPageUrl(field: string, value: string | undefined): void {
   if (value === undefined) return;

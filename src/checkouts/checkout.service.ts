@@ -8,7 +8,7 @@ import { newId } from '../platform/ids.js';
 import { keysetPage, type Page, type PageRequest } from '../platform/pagination.js';
 import { refundIn } from '../refunds/refund.service.js';
 import type { Runtime } from '../runtime.js';
-import { cartAmount, checkMetadata, checkPageUrl } from './checkout.rules.js';
+import { cartAmount, cartLines, checkMetadata, checkPageUrl } from './checkout.rules.js';
 import type { CheckoutCreate, CheckoutListFilters } from './checkout.schemas.js';
 import type { Checkout } from './object/checkout.schemas.js';
 import { insertCheckout, listCheckoutsQuery, selectCheckoutChargeId, type CheckoutViewRow } from './object/checkout.sql.js';
@@ -36,6 +36,7 @@ export async function createCheckout(
   checkMetadata(input.metadata);
   checkPageUrl('returnUrl', input.returnUrl);
   checkPageUrl('completionUrl', input.completionUrl);
+  const items = cartLines(input.items);
   const id = newId('chk');
   const charge = {
     method: 'PIX' as const, amount, description: input.description, customerId: input.customerId,
@@ -46,13 +47,13 @@ export async function createCheckout(
     write: async (tx, made) => {
       await origin?.guard(tx);
       await insertCheckout(tx, {
-        id, merchant_id: merchant.id, charge_id: made.id, amount, items: input.items, external_id: input.externalId ?? null,
+        id, merchant_id: merchant.id, charge_id: made.id, amount, items, external_id: input.externalId ?? null,
         metadata: input.metadata ?? null, return_url: input.returnUrl ?? null, completion_url: input.completionUrl ?? null,
         payment_link_id: origin?.paymentLinkId ?? null, qr_png: made.imageBase64,
       });
       const { phone: _phone, ...customer } = made.customer ?? {};
       return {
-        id, status: made.status, amount, items: input.items, description: made.description, externalId: input.externalId ?? null,
+        id, status: made.status, amount, items, description: made.description, externalId: input.externalId ?? null,
         metadata: input.metadata ?? null, ...(made.customer && { customer: customer as Checkout['customer'] }),
         url: payPageUrl(rt.config.publicUrl, id), returnUrl: input.returnUrl ?? null, completionUrl: input.completionUrl ?? null,
         paymentLinkId: origin?.paymentLinkId ?? null, chargeId: made.id, brCode: made.brCode, createdAt: made.createdAt,

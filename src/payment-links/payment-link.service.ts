@@ -1,5 +1,5 @@
 import { chargeFee, checkTicket, netAmount, resolveSplit } from '../charges/charge.rules.js';
-import { cartAmount, checkPageUrl } from '../checkouts/checkout.rules.js';
+import { cartAmount, cartLines, checkPageUrl } from '../checkouts/checkout.rules.js';
 import { selectMerchant } from '../merchants/merchant.sql.js';
 import { qrPngDataUrl } from '../pix/index.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
@@ -62,7 +62,7 @@ function pricing(merchant: MerchantRow, input: PaymentLinkCreate): { lowest: num
 /** The row a create writes; the dashboard's preview renders the same row without writing it (docs/checkouts.md#previews). */
 export function linkRow(id: string, merchantId: string, input: PaymentLinkCreate): Omit<PaymentLinkRow, 'created_at' | 'active'> {
   return {
-    id, merchant_id: merchantId, name: input.name, items: input.items ?? null, amount: input.amount ?? null,
+    id, merchant_id: merchantId, name: input.name, items: input.items ? cartLines(input.items) : null, amount: input.amount ?? null,
     amount_min: input.amountRange?.min ?? null, amount_max: input.amountRange?.max ?? null, description: input.description ?? null,
     customer_fields: input.customerFields ?? [], max_payments: input.maxPayments ?? null,
     active_until: input.activeUntil === undefined ? null : new Date(input.activeUntil), completion_url: input.completionUrl ?? null,

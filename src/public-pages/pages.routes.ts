@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import { selectLogo } from '../branding/branding.sql.js';
-import { AppError } from '../platform/errors.js';
+import { AppError, errorBody, notFound } from '../platform/errors.js';
 import { ListenFeed } from '../platform/listen-feed.js';
 import { Envelope, errorResponses, ok, StringEnum, Nullable, Timestamp } from '../platform/http/envelope.js';
 import { LinkCheckoutBody, PublicCheckoutSchema } from '../payment-links/payment-link.schemas.js';
@@ -25,7 +25,9 @@ const LOGO_ID = /^logo_[0-9A-Za-z]{22}$/;
 const tags = ['public pages'];
 // No credentials: an empty list overrides the document's default (an API key or a session) for these routes.
 const security: Array<Record<string, string[]>> = [];
-const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+// No length bound of its own: an id of any length that is not a checkout's or link's is the 404 page (the router's
+// limit on a parameter's length answers the same, publicRoutingError).
+const IdParams = Type.Object({ id: Type.String() });
 const LangQuery = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 10 })) });
 const StatusSchema = Type.Object({
   status: StringEnum(['PENDING', 'PAID', 'EXPIRED', 'REFUNDED', 'DISPUTED'] as const), paidAt: Nullable(Timestamp), expiresAt: Timestamp,
@@ -37,6 +39,31 @@ const HEARTBEAT_MS = 25_000;
 function asset(name: string, type: string) {
   const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
   return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` };
+}
+
+function notFoundPage(req: FastifyRequest, reply: FastifyReply) {
+  const lang = pickLang(req.query, req.headers['accept-language']);
+  const t = texts(lang);
+  return renderPage(reply, 404, {
+    lang, t, title: t.notFoundTitle, store: null, langHref: otherLang(req.url.split('?')[0]!, lang),
+    body: `<main id="main"><h1>${t.notFoundTitle}</h1><p>${t.notFoundHelp}</p></main>`,
+  });
+}
+
+// The public routes by method and path, with an id of any length: the pages, then those answering the envelope.
+const PAGE_ROUTES = [/^GET \/pay\/[^/]+$/, /^GET \/pay\/logos\/[^/]+$/, /^POST \/pay\/[^/]+\/simulate$/, /^(GET|POST) \/l\/[^/]+$/];
+const JSON_ROUTES: Array<[RegExp, string]> = [[/^GET \/pay\/[^/]+\/(status|events)$/, 'Checkout'], [/^POST \/l\/[^/]+\/checkouts$/, 'Payment link']];
+
+/**
+ * A public route's id the router refused before any route ran (longer than a path parameter may be, or a bad
+ * percent-encoding): an id no checkout or link has, so the 404 page (or the envelope's 404 on the JSON routes),
+ * as for any unknown id (docs/contract/checkouts.md#payment-page). Other paths: undefined, the API's own answer.
+ */
+export function publicRoutingError(req: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  const route = `${req.method} ${req.url.split('?')[0]}`;
+  if (PAGE_ROUTES.some((r) => r.test(route))) return notFoundPage(req, reply);
+  const json = JSON_ROUTES.find(([r]) => r.test(route));
+  return json && reply.code(404).send(errorBody(notFound(json[1])));
 }
 
 const statusBody = (row: PayStatusRow) => ({ status: row.status, paidAt: row.paid_at?.toISOString() ?? null, expiresAt: row.expires_at.toISOString() });
@@ -82,14 +109,6 @@ export function publicPageRoutes(rt: Runtime) {
         .header('x-content-type-options', 'nosniff').header('content-security-policy', "default-src 'none'").send(logo.logo);
     });
 
-    const notFoundPage = (req: FastifyRequest, reply: FastifyReply) => {
-      const lang = pickLang(req.query, req.headers['accept-language']);
-      const t = texts(lang);
-      return renderPage(reply, 404, {
-        lang, t, title: t.notFoundTitle, store: null, langHref: otherLang(req.url.split('?')[0]!, lang),
-        body: `<main id="main"><h1>${t.notFoundTitle}</h1><p>${t.notFoundHelp}</p></main>`,
-      });
-    };
     const messagePage = (reply: FastifyReply, status: number, lang: Lang, store: Store | null, title: string, text: string, path: string) =>
       renderPage(reply, status, {
         lang, t: texts(lang), title, store, langHref: otherLang(path, lang),

@@ -28,6 +28,8 @@ export interface PayPageRow extends BrandRow {
   end2end_id: string | null;
   completion_url: string | null;
   payment_link_id: string | null;
+  /** Its link asks the payer nothing (a set price, no customer fields): a new checkout starts with one POST. */
+  link_asks_nothing: boolean | null;
   first_name: string | null;
 }
 
@@ -35,13 +37,15 @@ export interface PayPageRow extends BrandRow {
 export async function selectPayPage(db: Executor, id: string): Promise<PayPageRow | undefined> {
   const { rows } = await db.query<PayPageRow>(
     `SELECT k.id, charge_status(c.status, c.expires_at) AS status, k.amount, k.items, c.description, c.br_code, k.qr_png,
-       c.expires_at, c.paid_at, c.end2end_id, k.completion_url, k.payment_link_id, nullif(split_part(btrim(cu.name), ' ', 1), '') AS first_name,
+       c.expires_at, c.paid_at, c.end2end_id, k.completion_url, k.payment_link_id,
+       pl.amount_min IS NULL AND cardinality(pl.customer_fields) = 0 AS link_asks_nothing, nullif(split_part(btrim(cu.name), ' ', 1), '') AS first_name,
        m.kyc_status, m.kyc_trade_name, m.kyc_legal_name, m.kyc_full_name, m.user_name, b.display_name, b.primary_color, b.logo_id
      FROM checkouts k
      JOIN charges c ON c.id = k.charge_id
      JOIN merchants m ON m.id = k.merchant_id
      LEFT JOIN customers cu ON cu.id = c.customer_id
      LEFT JOIN merchant_branding b ON b.merchant_id = k.merchant_id
+     LEFT JOIN payment_links pl ON pl.id = k.payment_link_id AND pl.merchant_id = k.merchant_id
      WHERE k.id = $1`,
     [id],
   );

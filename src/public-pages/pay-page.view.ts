@@ -74,6 +74,17 @@ function receipt(k: PayPageRow, t: Texts, lang: Lang): string {
   return `<dl class="receipt">${rows.map(([term, value]) => `<div><dt>${esc(term)}</dt><dd>${value}</dd></div>`).join('')}</dl>`;
 }
 
+/**
+ * The expired page's button that starts a new checkout from its link (docs/contract/checkouts.md#payment-page): the link
+ * page's own form POST when the link asks the payer nothing, so one press lands on the new checkout's page; else the link
+ * page, where the payer types what it asks. A form either way: a button, without JavaScript too.
+ */
+function newCheckoutButton(linkId: string, direct: boolean, t: Texts, lang: Lang): string {
+  const button = `<button type="submit" class="button">${esc(t.newCheckout)}</button>`;
+  if (direct) return `<form class="new-checkout" method="post" action="/l/${esc(linkId)}${lang === 'en' ? '?lang=en' : ''}">${button}</form>`;
+  return `<form class="new-checkout" method="get" action="/l/${esc(linkId)}">${lang === 'en' ? '<input type="hidden" name="lang" value="en">' : ''}${button}</form>`;
+}
+
 function settled(k: PayPageRow, t: Texts, lang: Lang): string {
   const done = (cls: string, title: string, help: string, extra = '') =>
     `<section class="outcome ${cls}" aria-labelledby="outcome-title"><h2 id="outcome-title">${esc(title)}</h2><p>${esc(help)}</p>${extra}</section>`;
@@ -84,8 +95,7 @@ function settled(k: PayPageRow, t: Texts, lang: Lang): string {
         ? `<p><a class="button completion" href="${esc(href)}" data-auto-follow="3">${esc(t.continue)}</a></p><p class="muted">${esc(t.redirecting)}</p>` : ''));
     }
     case 'EXPIRED':
-      return done('expired', t.expired, t.expiredHelp, k.payment_link_id
-        ? `<p><a class="button" href="/l/${esc(k.payment_link_id)}${lang === 'en' ? '?lang=en' : ''}">${esc(t.newCheckout)}</a></p>` : '');
+      return done('expired', t.expired, t.expiredHelp, k.payment_link_id ? newCheckoutButton(k.payment_link_id, k.link_asks_nothing === true, t, lang) : '');
     case 'REFUNDED':
       return done('refunded', t.refunded, t.refundedHelp);
     default:

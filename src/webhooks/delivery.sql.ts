@@ -22,6 +22,8 @@ const DELIVERY_COLUMNS = 'id, endpoint_id, event_id, event_type, attempt, status
 /** One claimed attempt: which pair, which attempt of which series, where, with which secrets, which bytes. */
 export interface DeliveryTarget {
   event_id: string;
+  /** Shared by the events one state change recorded (docs/contract/webhooks.md#events-api). */
+  event_created_at: Date;
   endpoint_id: string;
   merchant_id: string;
   series: number;
@@ -48,12 +50,13 @@ const claimSql = (where: string) => `
   claimed AS (
     UPDATE event_endpoints p SET due_at = now() + make_interval(secs => $2::float8 / 1000)
     FROM due d WHERE p.event_id = d.event_id AND p.endpoint_id = d.endpoint_id
-    RETURNING p.event_id, p.endpoint_id, p.merchant_id, p.series, p.due_attempt)
-  SELECT c.event_id, c.endpoint_id, c.merchant_id, c.series, c.due_attempt AS attempt, w.url, w.secret_encrypted, w.slow,
+    RETURNING p.event_id, p.event_created_at, p.endpoint_id, p.merchant_id, p.series, p.due_attempt)
+  SELECT c.event_id, c.event_created_at, c.endpoint_id, c.merchant_id, c.series, c.due_attempt AS attempt, w.url, w.secret_encrypted, w.slow,
          CASE WHEN w.secret_previous_expires_at > now() THEN w.secret_previous_encrypted END AS secret_previous_encrypted,
          e.type AS event_type, e.body
   FROM (SELECT ${UNFLUSHED_COMMIT}) unflushed, claimed c
-  JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN events e ON e.id = c.event_id`;
+  JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN events e ON e.id = c.event_id
+  ORDER BY c.event_created_at, c.event_id COLLATE "C"`;
 
 const DISPATCH_CLAIM = claimSql('due_at <= now() AND NOT slow_lane');
 const DRAIN_CLAIM = claimSql('endpoint_id = $3 AND due_at <= now() AND slow_lane');

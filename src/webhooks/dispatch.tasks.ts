@@ -45,6 +45,8 @@ export class Dispatcher {
   private recording: Promise<void> | null = null;
   private readonly work = new Set<Promise<unknown>>();
   private readonly cleanups: Array<() => unknown> = [];
+  /** The sends of each (endpoint, state change) in flight: the next event of that change waits for `tail`. */
+  private readonly sendsInOrder = new Map<string, { tail: Promise<void> }>();
 
   constructor(private readonly rt: Runtime, o: DispatcherOptions) {
     this.slots = o.slots;
@@ -117,18 +119,26 @@ export class Dispatcher {
   private dispatch(batch: DeliveryTarget[]): void {
     const toSlowLane: DeliveryTarget[] = [];
     for (const target of batch) {
-      if (target.slow || !this.shares.take(target.merchant_id)) {
+      // Events one state change recorded reach an endpoint in their order, each after the one before it was answered:
+      // CHECKOUT_PAID after its CHARGE_PAID (docs/contract/checkouts.md#checkout-events); the claim lists them in that
+      // order. A chain is sent on its first event's share of the slots, held until its last send is answered.
+      const change = `${target.endpoint_id} ${target.event_created_at.getTime()}`;
+      const chain = this.sendsInOrder.get(change);
+      if (!chain && (target.slow || !this.shares.take(target.merchant_id))) {
         toSlowLane.push(target);
         continue;
       }
       this.inFlight++;
       deliveriesInFlight.inc();
-      this.track(sendAttempt(this.rt, target).then((record) => {
+      const sent = chain ? chain.tail.then(() => sendAttempt(this.rt, target)) : sendAttempt(this.rt, target);
+      const link = { tail: sent.then(() => undefined, () => undefined) };
+      if (chain) chain.tail = link.tail;
+      else this.track(this.endOfChain(change, link, target.merchant_id));
+      this.track(sent.then((record) => {
         if (record) this.record(record);
       }).catch(() => {
         // Never expected (sendAttempt classifies every failure); the lease makes the attempt due again.
       }).finally(() => {
-        this.shares.release(target.merchant_id);
         this.inFlight--;
         deliveriesInFlight.dec();
         if (this.backlog || this.missed) {
@@ -138,6 +148,17 @@ export class Dispatcher {
       }));
     }
     if (toSlowLane.length) this.track(this.retrying(() => moveToSlowLane(this.rt.pool, toSlowLane)));
+  }
+
+  /** Frees a chain's share once its last send (a follower may join while one is in flight) is answered. */
+  private async endOfChain(change: string, chain: { tail: Promise<void> }, merchantId: string): Promise<void> {
+    this.sendsInOrder.set(change, chain);
+    for (let seen = chain.tail; ; seen = chain.tail) {
+      await seen;
+      if (seen === chain.tail) break;
+    }
+    this.sendsInOrder.delete(change);
+    this.shares.release(merchantId);
   }
 
   private record(record: AttemptRecord): void {

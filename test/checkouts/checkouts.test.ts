@@ -184,6 +184,47 @@ describe('payment, events and refunds', () => {
     await t.assertLedger();
   });
 
+  it('an endpoint receives CHECKOUT_PAID after the CHARGE_PAID it follows has been answered, CHECKOUT_REFUNDED after REFUND_COMPLETED', async () => {
+    const m = await t.merchant();
+    // The first event of each state change is held 400 ms: the next one of that change must not arrive meanwhile.
+    const path = rx.path({ hangMs: 400 }, 200, { hangMs: 400 });
+    await register(t, m.key, rx.url(path), ['CHARGE_PAID', 'CHECKOUT_PAID', 'REFUND_COMPLETED', 'CHECKOUT_REFUNDED']);
+    const k = await createCheckout(t, m);
+    await pay(t, k.chargeId);
+    await eventually(() => rx.hitsFor(path).length === 2);
+    expect((await t.request('POST', `/checkouts/${k.id}/refund`, { key: m.key })).status).toBe(200);
+    const refundId = (await check(t, m, k.chargeId)).refund.id;
+    await t.admin('POST', `/admin/simulator/refunds/${refundId}/complete`);
+    await eventually(() => rx.hitsFor(path).length === 4);
+    const hits = rx.hitsFor(path).map((h) => ({ event: JSON.parse(h.raw.toString()).event as string, at: h.at }));
+    expect(hits.map((h) => h.event)).toEqual(['CHARGE_PAID', 'CHECKOUT_PAID', 'REFUND_COMPLETED', 'CHECKOUT_REFUNDED']);
+    expect(hits[1]!.at - hits[0]!.at).toBeGreaterThanOrEqual(380);
+    expect(hits[3]!.at - hits[2]!.at).toBeGreaterThanOrEqual(380);
+    await t.assertLedger();
+  });
+
+  it('unknown fields of a line are ignored: the events carry the lines as the API shows them (a checkout, a link\'s cart)', async () => {
+    const m = await t.merchant();
+    const line = { name: 'Camiseta', quantity: 1, unitPrice: 4990 };
+    const k = await createCheckout(t, m, { items: [{ ...line, sku: 'CAM-1', note: { x: 1 } }] });
+    expect(k.items).toEqual([line]);
+    await pay(t, k.chargeId);
+    const link = (await t.request('POST', '/payment-links', { key: m.key, body: { name: 'Kit', items: [{ ...line, sku: 'CAM-1' }] } })).body.data;
+    expect(link.items).toEqual([line]);
+    const made = await t.app.inject({ method: 'POST', url: `/l/${link.id}/checkouts`, payload: {} });
+    expect(made.statusCode, made.body).toBe(201);
+    const fromLink = made.json().data.id;
+    await pay(t, (await getCheckout(t, m, fromLink)).chargeId);
+    const paid = (await t.request('GET', '/events?type=CHECKOUT_PAID', { key: m.key })).body.data;
+    expect(paid.map((e: any) => e.data.id).sort()).toEqual([k.id, fromLink].sort());
+    for (const e of paid) {
+      expect(e.data.items).toEqual([line]);
+      expect(e.data).toEqual(await getCheckout(t, m, e.data.id));
+    }
+    expect((await getCheckout(t, m, fromLink)).items).toEqual([line]);
+    await t.assertLedger();
+  });
+
   it('a refund through /checkouts/{id}/refund and through /transparents/refund is the same refund; CHECKOUT_REFUNDED with REFUND_COMPLETED', async () => {
     const m = await t.merchant();
     const k = await createCheckout(t, m);

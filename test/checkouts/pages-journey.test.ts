@@ -108,7 +108,7 @@ describe('the link page', () => {
     await english.close();
   }, 60_000);
 
-  it('an expired checkout from a link offers a new one', async () => {
+  it('an expired checkout from a link has a button that starts a new one', async () => {
     const link = (await http(t.base, 'POST', '/payment-links', { key: m.key, body: { name: 'Bolo de fubá', amount: 3500 } })).body.data;
     const made = await http(t.base, 'POST', `/l/${link.id}/checkouts`, { body: {} });
     expect(made.status).toBe(201);
@@ -119,8 +119,12 @@ describe('the link page', () => {
       await page.goto(`${t.base}/pay/${k.id}`);
       await page.locator('.outcome.expired').waitFor();
       await screenshotBoth(page, 'pay-expired');
-      await page.getByRole('link', { name: 'Gerar novo pagamento' }).click();
-      await page.waitForURL(`${t.base}/l/${link.id}`);
+      // The link asks the payer nothing: the button starts the new checkout itself and lands on its page.
+      await page.getByRole('button', { name: 'Gerar novo pagamento' }).click();
+      await page.waitForURL((url) => url.pathname.startsWith('/pay/') && !url.pathname.endsWith(k.id));
+      await page.locator('main[data-status="PENDING"]').waitFor();
+      const fresh = new URL(page.url()).pathname.replace('/pay/', '');
+      expect((await http(t.base, 'GET', `/checkouts/${fresh}`, { key: m.key })).body.data).toMatchObject({ paymentLinkId: link.id, status: 'PENDING' });
     } finally {
       await context.close();
     }

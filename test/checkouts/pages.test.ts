@@ -43,6 +43,21 @@ describe('the payment page', () => {
     expect((await page('/pay/chk_doesnotexist00000000000/status')).json()).toMatchObject({ error: 'NOT_FOUND' });
     expect((await page('/l/plk_doesnotexist00000000000')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: '/l/plk_doesnotexist00000000000/checkouts', payload: {} })).statusCode).toBe(404);
+    // Ids longer than any route parameter: still the 404 page (or 404 NOT_FOUND from a JSON route), never a JSON 400.
+    for (const long of ['x'.repeat(101), `chk_${'A'.repeat(500)}`]) {
+      for (const [method, url] of [['GET', `/pay/${long}`], ['GET', `/l/${long}`], ['POST', `/l/${long}`], ['POST', `/pay/${long}/simulate`], ['GET', `/pay/logos/${long}`]] as const) {
+        const res = await t.app.inject({ method, url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: method === 'POST' ? '' : undefined });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.headers['content-type'], url).toContain('text/html');
+        expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
+      }
+      expect((await page(`/pay/${long}/status`)).json(), long).toMatchObject({ error: 'NOT_FOUND' });
+      expect((await page(`/pay/${long}/events`)).json(), long).toMatchObject({ error: 'NOT_FOUND' });
+      expect((await t.app.inject({ method: 'POST', url: `/l/${long}/checkouts`, payload: {} })).json(), long).toMatchObject({ error: 'NOT_FOUND' });
+    }
+    const badEncoding = await page('/pay/chk_%zz');
+    expect([badEncoding.statusCode, badEncoding.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
+    expect((await page('/pay/chk_%zz/status')).json()).toMatchObject({ error: 'NOT_FOUND' });
   });
 
   it('GET /pay/{id}/status and the event stream follow the charge; simulate pays and returns to the page (303)', async () => {
@@ -61,6 +76,42 @@ describe('the payment page', () => {
     expect(paid.body).toContain(`href="https://loja.example/fim?pedido=7&amp;checkoutId=${k.id}"`);
     expect(paid.body).toContain('Pagamento confirmado');
     await t.assertLedger();
+  });
+
+  it('an expired checkout from a link has a button that starts a new checkout (its link page when the link asks the payer for something)', async () => {
+    const m = await t.merchant();
+    const expire = (checkoutId: string) => t.pool.query(
+      "UPDATE charges SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 second' WHERE checkout_id = $1", [checkoutId]);
+    const start = async (linkId: string, body: Record<string, unknown> = {}) => {
+      const made = await t.app.inject({ method: 'POST', url: `/l/${linkId}/checkouts`, payload: body });
+      expect(made.statusCode, made.body).toBe(201);
+      await expire(made.json().data.id);
+      return made.json().data.id as string;
+    };
+
+    // A set price and no customer fields: the button is the link form's own POST, and lands on a new checkout's page.
+    const fixed = (await t.request('POST', '/payment-links', { key: m.key, body: { name: 'Bolo', amount: 3500 } })).body.data;
+    const old = await start(fixed.id);
+    const expired = await page(`/pay/${old}`);
+    expect(expired.body).toContain('Gerar novo pagamento');
+    expect(expired.body).toMatch(new RegExp(`<form[^>]*method="post" action="/l/${fixed.id}"[^>]*><button type="submit"[^>]*>Gerar novo pagamento</button>`));
+    const again = await t.app.inject({ method: 'POST', url: `/l/${fixed.id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(again.statusCode).toBe(303);
+    const fresh = String(again.headers.location).replace('/pay/', '');
+    expect(fresh).not.toBe(old);
+    expect((await t.request('GET', `/checkouts/${fresh}`, { key: m.key })).body.data).toMatchObject({ status: 'PENDING', paymentLinkId: fixed.id, amount: 3500 });
+    expect((await page(`/pay/${old}?lang=en`)).body).toMatch(new RegExp(`action="/l/${fixed.id}\\?lang=en"[^>]*><button type="submit"[^>]*>Start a new payment</button>`));
+
+    // The payer types the amount: the button opens the link page (a GET form, keeping the language).
+    const range = (await t.request('POST', '/payment-links', { key: m.key, body: { name: 'Doação', amountRange: { min: 500, max: 5000 } } })).body.data;
+    const ranged = await start(range.id, { amount: 700 });
+    expect((await page(`/pay/${ranged}`)).body).toMatch(new RegExp(`<form[^>]*method="get" action="/l/${range.id}"[^>]*><button type="submit"`));
+    expect((await page(`/pay/${ranged}?lang=en`)).body).toMatch(new RegExp(`action="/l/${range.id}"[^>]*><input type="hidden" name="lang" value="en"><button`));
+
+    // A checkout made by the API, not from a link, has no such button.
+    const plain = await createCheckout(t, m);
+    await expire(plain.id);
+    expect((await page(`/pay/${plain.id}`)).body).not.toContain('Gerar novo pagamento');
   });
 
   it('a refunded checkout says its money was returned', async () => {

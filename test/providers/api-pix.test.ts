@@ -351,6 +351,20 @@ describe('wiring', () => {
     expect(t.rt.provider.name).toBe('api-pix');
   });
 
+  it('the payment page has no "Simular pagamento" button, and POST /pay/{id}/simulate does not exist (docs/contract/checkouts.md#payment-page)', async () => {
+    const m = await t.merchant();
+    const made = await t.request('POST', '/checkouts', { key: m.key, body: { items: [{ name: 'Pão', quantity: 1, unitPrice: 1000 }] } });
+    expect(made.status, made.raw).toBe(201);
+    const page = await t.app.inject({ method: 'GET', url: `/pay/${made.body.data.id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(made.body.data.brCode.replace(/&/g, '&amp;'));
+    expect(page.body).not.toContain('Simular pagamento');
+    expect(page.body).not.toContain('/simulate');
+    const sim = await t.app.inject({ method: 'POST', url: `/pay/${made.body.data.id}/simulate`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect([sim.statusCode, sim.json()]).toEqual([404, { error: 'NOT_FOUND', message: 'Route not found', success: false }]);
+    expect((await check(t, m, made.body.data.chargeId)).status).toBe('PENDING');
+  });
+
   it('the webhook route is not there under the simulator', async () => {
     const config = loadConfig({ ADMIN_TOKEN: 'adm-'.padEnd(40, 'x'), ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' }, { dataDir: t.rt.config.dataDir });
     const app = await buildHttp(createRuntime(config, t.pool));

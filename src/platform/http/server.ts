@@ -52,6 +52,11 @@ export interface ServerOptions {
   secretPath?: RegExp;
   /** The slices' database gauges /metrics reads (src/composition.ts). */
   scraped?: readonly ScrapedGauges[];
+  /**
+   * A slice's own answer to a request the router refused (an over-long parameter, a bad percent-encoding), before any
+   * route: the reply it sent, or undefined to leave it to the API's 400 (the public pages' 404 page, src/composition.ts).
+   */
+  routingError?: (req: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 }
 
 /**
@@ -75,7 +80,7 @@ export async function createHttpServer(config: Config, pool: pg.Pool, o: ServerO
     return503OnClosing: true,
     // HEAD is another method on a known path: 404 like any other (docs/contract/http.md#routing).
     exposeHeadRoutes: false,
-    frameworkErrors: routingErrorHandler,
+    frameworkErrors: (err, req, reply) => o.routingError?.(req, reply) ?? routingErrorHandler(err, req, reply),
     // Behind a TLS proxy (docs/deployment.md): the client address the per-address limits count by.
     trustProxy: config.trustProxy as boolean, // or a hop count / address list: all three are Fastify's own
   });
