@@ -1,7 +1,7 @@
 import { createCharge } from '../charges/charge.service.js';
 import { assertCanCharge, checkTicket } from '../charges/charge.rules.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
-import { withTransaction, type TransactionHook, type Tx } from '../platform/db.js';
+import { withTransaction, type TransactionHook } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import type { Claimable } from '../platform/http/idempotency-claim.js';
 import { newId } from '../platform/ids.js';
@@ -18,8 +18,6 @@ const DEFAULT_EXPIRES_IN = 86_400;
 
 export interface CheckoutOrigin {
   paymentLinkId: string;
-  /** Runs under the charge's transaction before the checkout is written: a link's limits (may refuse). */
-  guard(tx: Tx): Promise<void>;
 }
 
 /**
@@ -45,7 +43,6 @@ export async function createCheckout(
   return createCharge(rt, merchant, charge, idempotency, {
     checkoutId: id,
     write: async (tx, made) => {
-      await origin?.guard(tx);
       await insertCheckout(tx, {
         id, merchant_id: merchant.id, charge_id: made.id, amount, items, external_id: input.externalId ?? null,
         metadata: input.metadata ?? null, return_url: input.returnUrl ?? null, completion_url: input.completionUrl ?? null,

@@ -3,18 +3,18 @@ import type { Checkout, Item } from '../checkouts/object/checkout.schemas.js';
 import { cartAmount } from '../checkouts/checkout.rules.js';
 import { insertCustomer, selectPayerCustomer } from '../customers/customer.sql.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
-import { isUniqueViolation, type Executor, type Tx } from '../platform/db.js';
+import { isUniqueViolation, type Executor } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import type { Runtime } from '../runtime.js';
 import { readPayer, type Payer } from './link-payer.rules.js';
-import { hitPaymentLink, lockPaymentLink, selectLinkTaken, type PaymentLinkRow } from './payment-link.sql.js';
+import { hitPaymentLink, selectLinkPayments, type PaymentLinkRow } from './payment-link.sql.js';
 import { findLinkWithMerchant } from './payment-link.service.js';
 
 /** docs/contract/checkouts.md#link-page: checkouts from one client address for one link, per clock minute. */
 export const LINK_CHECKOUTS_PER_MINUTE = 10;
 
-export type Unavailable = 'inactive' | 'ended' | 'soldOut' | 'held';
+export type Unavailable = 'inactive' | 'ended' | 'soldOut';
 
 /** INVALID_STATE: the link makes no checkout now; `reason` tells the page what to say. */
 export class LinkUnavailable extends AppError {
@@ -23,7 +23,6 @@ export class LinkUnavailable extends AppError {
       inactive: 'Payment link is INACTIVE',
       ended: 'Payment link is past its activeUntil',
       soldOut: 'Payment link has reached its maxPayments',
-      held: 'Payment link has reached its maxPayments counting checkouts still being paid; try again later',
     }[reason]);
   }
 }
@@ -36,15 +35,13 @@ export class LinkRateLimited extends AppError {
 
 /**
  * Whether the link makes a checkout now (docs/contract/checkouts.md#max-payments): INACTIVE, past activeUntil, or
- * maxPayments reached — counting PENDING checkouts not yet expired, so two payers can never both pay the last one.
+ * maxPayments paid checkouts reached. Open checkouts hold no place: the contract counts payments only.
  */
 export async function unavailability(db: Executor, link: PaymentLinkRow): Promise<Unavailable | null> {
   if (!link.active) return 'inactive';
   if (link.active_until && link.active_until.getTime() <= Date.now()) return 'ended';
   if (link.max_payments === null) return null;
-  const { paid, held } = await selectLinkTaken(db, link.id, link.merchant_id);
-  if (paid >= link.max_payments) return 'soldOut';
-  return paid + held >= link.max_payments ? 'held' : null;
+  return (await selectLinkPayments(db, link.id, link.merchant_id)) >= link.max_payments ? 'soldOut' : null;
 }
 
 /** The line(s) the checkout bills: the link's cart, or one line named after the link for its (or the payer's) amount. */
@@ -90,15 +87,5 @@ async function checkoutFor(rt: Runtime, merchant: MerchantRow, link: PaymentLink
     items: linkItems(link, payer.amount), customerId, description: link.description ?? undefined,
     completionUrl: link.completion_url ?? undefined, expiresIn: link.checkout_expires_in, split: link.split,
   };
-  return createCheckout(rt, merchant, input, undefined, {
-    paymentLinkId: link.id,
-    // Under the link's row lock, in the charge's transaction: concurrent payers of one link pass here one at a time.
-    // A link without maxPayments has nothing to count and takes no lock.
-    guard: async (tx: Tx) => {
-      if (link.max_payments === null) return;
-      const locked = (await lockPaymentLink(tx, link.id, link.merchant_id))!;
-      const again = await unavailability(tx, locked);
-      if (again) throw new LinkUnavailable(again);
-    },
-  });
+  return createCheckout(rt, merchant, input, undefined, { paymentLinkId: link.id });
 }

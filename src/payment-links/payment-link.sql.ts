@@ -1,4 +1,4 @@
-import type { Executor, Tx } from '../platform/db.js';
+import type { Executor } from '../platform/db.js';
 import type { Item } from '../checkouts/object/checkout.schemas.js';
 import type { SplitEntry } from '../charges/charge.schemas.js';
 import type { CustomerField } from './payment-link.schemas.js';
@@ -66,25 +66,14 @@ export function listPaymentLinksQuery(merchantId: string, f: { status?: 'ACTIVE'
   };
 }
 
-/**
- * Locks the link row for a new checkout; concurrent payers of one link queue here. Its counts are read by a
- * second statement (lockedLinkTaken), whose snapshot is taken after the lock: a checkout committed by the
- * transaction that held it is seen.
- */
-export async function lockPaymentLink(tx: Tx, id: string, merchantId: string): Promise<PaymentLinkRow | undefined> {
-  const { rows } = await tx.query<PaymentLinkRow>('SELECT * FROM payment_links WHERE id = $1 AND merchant_id = $2 FOR UPDATE', [id, merchantId]);
-  return rows[0];
-}
-
-/** Checkouts that hold a payment of the link: paid ones, and PENDING ones not yet expired (docs/contract/checkouts.md#max-payments). */
-export async function selectLinkTaken(db: Executor, id: string, merchantId: string): Promise<{ paid: number; held: number }> {
-  const { rows } = await db.query<{ paid: number; held: number }>(
-    `SELECT count(*) FILTER (WHERE c.paid_at IS NOT NULL) AS paid,
-            count(*) FILTER (WHERE c.paid_at IS NULL AND c.status = 'PENDING' AND c.expires_at > now()) AS held
-     FROM checkouts k JOIN charges c ON c.id = k.charge_id WHERE k.payment_link_id = $1 AND k.merchant_id = $2`,
+/** The link's payments: its checkouts that were paid (PAID, REFUNDED or DISPUTED since), docs/contract/checkouts.md#max-payments. */
+export async function selectLinkPayments(db: Executor, id: string, merchantId: string): Promise<number> {
+  const { rows } = await db.query<{ paid: number }>(
+    `SELECT count(*)::int AS paid FROM checkouts k JOIN charges c ON c.id = k.charge_id
+     WHERE k.payment_link_id = $1 AND k.merchant_id = $2 AND c.paid_at IS NOT NULL`,
     [id, merchantId],
   );
-  return rows[0]!;
+  return rows[0]!.paid;
 }
 
 /** One more checkout from `address` for the link in this clock minute: the count so far and the seconds left in the window. */
