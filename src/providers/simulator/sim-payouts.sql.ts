@@ -20,12 +20,13 @@ export type SimPayoutKey = Pick<PayoutRequest, 'withdrawalId' | 'amount' | 'pixK
 const settledValues = (s: SettledPayout) =>
   s.status === 'COMPLETED' ? ['COMPLETED', s.endToEndId, null] : ['FAILED', null, s.reason];
 
-/** Records a payout in PROCESSING; undefined when one already exists for the withdrawal. */
-export async function insertSimPayout(db: Executor, p: SimPayoutKey): Promise<SimPayoutRow | undefined> {
+/** Records a payout in PROCESSING, or already `settled`; undefined when one already exists for the withdrawal. */
+export async function insertSimPayout(db: Executor, p: SimPayoutKey, settled?: SettledPayout): Promise<SimPayoutRow | undefined> {
   const { rows } = await db.query<SimPayoutRow>(
-    `INSERT INTO sim_payouts (withdrawal_id, amount, pix_key, pix_key_type) VALUES ($1, $2, $3, $4)
+    `INSERT INTO sim_payouts (withdrawal_id, amount, pix_key, pix_key_type, status, end_to_end_id, failed_reason, settled_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $5 = 'PROCESSING' THEN NULL ELSE now_ms() END)
      ON CONFLICT (withdrawal_id) DO NOTHING RETURNING *`,
-    [p.withdrawalId, p.amount, p.pixKey, p.pixKeyType],
+    [p.withdrawalId, p.amount, p.pixKey, p.pixKeyType, ...(settled ? settledValues(settled) : ['PROCESSING', null, null])],
   );
   return rows[0];
 }
