@@ -63,6 +63,7 @@ async function comparePayouts(a: string, b: string, rounds: number, seconds: num
   };
   printTable('sequential payouts and their floors, alternating builds', runs.flatMap((r) => [r.payouts, r.floor]), [
     'ratios per run: ' + runs.map((r) => `${r.name} ${r.ratio.toFixed(2)} (load ${r.load.split(' ')[0]})`).join(', '),
+    'payouts CPU per run, ' + runs.map((r) => `${r.name}: ${r.payouts.note}`).join('; '),
     'medians:', `- ${summary('A')}`, `- ${summary('B')}`, `load average at end: ${load()}`,
   ]);
 }
