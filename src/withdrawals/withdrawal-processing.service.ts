@@ -1,5 +1,5 @@
 import { eventCtes } from '../events/event.sql.js';
-import { withStatement, withTransaction, type Executor, type Tx } from '../platform/db.js';
+import { withStatementRetried, withTransaction, type Executor, type Tx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { runExclusive } from '../platform/jobs.js';
 import { askOrSend, sendRecorded, type PayoutSend, type SendRun } from '../providers/port/payout-send.service.js';
@@ -163,7 +163,7 @@ export async function recordPayoutResult(
         reach('beforeResultCommit', opts);
         return settled;
       })
-      : await withStatement(rt.pool, write);
+      : await withStatementRetried(rt.pool, write);
     if (done) return done;
   }
   // Not PROCESSING (or no longer, when the statement ran): as it is now.

@@ -1,7 +1,7 @@
 import { getBalance } from '../ledger/ledger.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { validatePixKey } from '../pix/index.js';
-import { isUniqueViolation, withStatement, withTransaction, type Executor, type TransactionHook, type Tx } from '../platform/db.js';
+import { isUniqueViolation, withStatementRetried, withTransaction, type Executor, type TransactionHook, type Tx } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keysetPage, type Page } from '../platform/pagination.js';
@@ -65,7 +65,7 @@ export async function createWithdrawal(
     if (callbackUrl) await upsertCallbackEndpoint(db as Tx, merchant.id, callbackUrl);
     return toCreatedView(done.row);
   };
-  const view = callbackUrl ? await withTransaction(rt.pool, insert, hook) : await withStatement(rt.pool, insert, hook);
+  const view = callbackUrl ? await withTransaction(rt.pool, insert, hook) : await withStatementRetried(rt.pool, insert, hook);
   starter?.start(view.id);
   return view;
 }
