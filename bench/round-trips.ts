@@ -4,12 +4,15 @@
  * `serve` does with one) and counts every statement each pool sends, BEGIN and COMMIT included, the
  * commits, and those of them that wait for a WAL flush (see counted()). Operations run one at a time, so
  * each count is that operation's alone (the worker's idle polling over the same time is taken out).
+ * Sessions outside both pools (a payout run's lock, platform/jobs.ts runExclusive) are counted apart:
+ * their statements and the connections opened for them.
  *
  *   DATABASE_URL=postgres://… node --import tsx bench/round-trips.ts       # or: npm run bench -- round-trips
  *   BENCH_PIXGATE_ROOT=<checkout>                                             # counts another checkout's code
  */
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +25,9 @@ const ROOT = process.env.BENCH_PIXGATE_ROOT || join(import.meta.dirname, '..');
 const ADMIN = 'round-trips-admin-token-of-at-least-32-chars';
 
 interface Counter { statements: number; commits: number; flushed: number }
+
+/** The clients of the counted pools; every other client of `pg` is a session of its own (outsiders()). */
+const pooled = new WeakSet<object>();
 
 // A statement that changes rows (or queues a notification): its transaction's commit writes WAL.
 const WRITES = /\b(insert\s+into|update\s+[\w.]+\s+(\w+\s+)?set|delete\s+from|ledger_post|add_job|pg_notify|complete_job|fail_job)\b/i;
@@ -36,6 +42,7 @@ const UNFLUSHED = /synchronous_commit/;
 function counted(pool: pg.Pool): Counter {
   const c: Counter = { statements: 0, commits: 0, flushed: 0 };
   pool.on('connect', (client) => {
+    pooled.add(client);
     const query = client.query.bind(client) as (...a: unknown[]) => unknown;
     let inTx = false;
     let wrote = false;
@@ -63,6 +70,29 @@ function counted(pool: pg.Pool): Counter {
   return c;
 }
 
+/** Counts what clients outside the counted pools send (the code under test's own `pg`), and their connections. */
+function outsiders(): Counter & { connects: number } {
+  const c = { statements: 0, commits: 0, flushed: 0, connects: 0 };
+  const { Client } = createRequire(join(ROOT, 'package.json'))('pg') as typeof import('pg');
+  const { query, connect } = Client.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+  Object.assign(Client.prototype, {
+    query(this: object, ...args: unknown[]) {
+      if (!pooled.has(this)) {
+        c.statements++;
+        c.commits++; // a session's statements run outside transactions (a lock, an unlock)
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | null)?.text ?? '';
+        if (WRITES.test(text)) c.flushed++;
+      }
+      return query!.apply(this, args);
+    },
+    connect(this: object, ...args: unknown[]) {
+      c.connects++;
+      return connect!.apply(this, args);
+    },
+  });
+  return c;
+}
+
 async function run(server: BenchServer): Promise<string> {
   const db = await freshDatabase(server);
   const { loadConfig } = await import(join(ROOT, 'src/config.ts'));
@@ -70,29 +100,35 @@ async function run(server: BenchServer): Promise<string> {
   const { buildHttp, createRuntime, runWorker } = await import(join(ROOT, 'src/composition.ts'));
   const config = loadConfig({
     ADMIN_TOKEN: ADMIN, ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: 'true',
-    RATE_LIMIT_PER_SECOND: '0',
+    RATE_LIMIT_PER_SECOND: '0', SIM_PAYOUT_DELAY_MS: '0',
   }, { dataDir: mkdtempSync(join(tmpdir(), 'pixgate-rt-')) });
   const apiPool: pg.Pool = createPool(db.url, 10);
   const workerPool: pg.Pool = createPool(db.url, 10);
   const api = counted(apiPool);
   const worker = counted(workerPool);
+  const sessions = outsiders();
   const app = await buildHttp(createRuntime(config, apiPool));
   const w = await runWorker(createRuntime(config, workerPool));
 
   const arrivals = new Map<string, () => void>();
+  const early = new Set<string>(); // arrived before anyone waited for them
   const receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (b: Buffer) => chunks.push(b));
     req.on('end', () => {
       res.writeHead(200).end('ok');
       const e = JSON.parse(Buffer.concat(chunks).toString()) as { event: string; data: { id?: string; chargeId?: string } };
-      arrivals.get(`${e.event}:${e.data.id ?? e.data.chargeId}`)?.();
+      const key = `${e.event}:${e.data.id ?? e.data.chargeId}`;
+      const waiter = arrivals.get(key);
+      if (waiter) waiter();
+      else early.add(key);
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
   const arrived = (key: string, n: number) => new Promise<void>((resolve) => {
-    let left = n;
+    let left = n - (early.delete(key) ? 1 : 0);
+    if (left === 0) return resolve();
     arrivals.set(key, () => { if (--left === 0) { arrivals.delete(key); resolve(); } });
   });
 
@@ -109,7 +145,7 @@ async function run(server: BenchServer): Promise<string> {
   };
 
   const rows: string[] = [];
-  const snapshot = () => ({ api: { ...api }, worker: { ...worker }, t: performance.now() });
+  const snapshot = () => ({ api: { ...api }, worker: { ...worker }, sessions: { ...sessions }, t: performance.now() });
   let idle = { statements: 0, commits: 0, flushed: 0 };
   /** Runs `n` operations one at a time and records the per-operation counts, the worker's idle polling over the same time taken out. */
   const measure = async (label: string, n: number, op: (i: number) => Promise<void>) => {
@@ -122,7 +158,8 @@ async function run(server: BenchServer): Promise<string> {
       const v = s1[side][k] - s0[side][k] - (side === 'worker' ? idle[k] * ms : 0);
       return (Math.max(0, v) / n).toFixed(1);
     };
-    rows.push(`| ${label} | ${n} | ${per('statements', 'api')} | ${per('commits', 'api')} | ${per('flushed', 'api')} | ${per('statements', 'worker')} | ${per('commits', 'worker')} | ${per('flushed', 'worker')} |`);
+    const own = (k: 'statements' | 'connects') => ((s1.sessions[k] - s0.sessions[k]) / n).toFixed(1);
+    rows.push(`| ${label} | ${n} | ${per('statements', 'api')} | ${per('commits', 'api')} | ${per('flushed', 'api')} | ${per('statements', 'worker')} | ${per('commits', 'worker')} | ${per('flushed', 'worker')} | ${own('statements')} | ${own('connects')} |`);
   };
 
   try {
@@ -169,9 +206,21 @@ async function run(server: BenchServer): Promise<string> {
       await inject('POST', `/admin/simulator/charges/${many[i]}/pay`, ADMIN);
       await done;
     });
+    // A payout: the merchant funded by one paid charge, each withdrawal awaited until its event arrives.
+    const payer = await merchant();
+    await inject('POST', '/webhooks', payer.key, { url: `${hook}/payouts`, events: ['WITHDRAWAL_COMPLETED'] });
+    const funding = await inject('POST', '/transparents/create', payer.key, { method: 'PIX', amount: 10_000_000 });
+    await inject('POST', `/admin/simulator/charges/${funding.id}/pay`, ADMIN);
+    // The event may arrive before the create's answer (processing starts at its commit): kept until asked for.
+    const payout = async () => {
+      const w = await inject('POST', '/withdrawals', payer.key, { amount: 1000, pixKey: randomUUID(), pixKeyType: 'CHAVE_ALEATORIA' });
+      await arrived(`WITHDRAWAL_COMPLETED:${w.id}`, 1);
+    };
+    for (let i = 0; i < 10; i++) await payout(); // warm-up
+    await measure('withdrawal: create → COMPLETED → WITHDRAWAL_COMPLETED delivered (SIM_PAYOUT_DELAY_MS=0)', N, payout);
     return [
-      '| operation | n | API statements/op | API commits/op | API flushed/op | worker statements/op | worker commits/op | worker flushed/op |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      '| operation | n | API statements/op | API commits/op | API flushed/op | worker statements/op | worker commits/op | worker flushed/op | own sessions: statements/op | connections/op |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
       `idle worker: ${(idle.statements * 1000).toFixed(1)} statements/s, ${(idle.commits * 1000).toFixed(1)} commits/s; load average ${load()}`,

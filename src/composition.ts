@@ -50,6 +50,7 @@ import { startDispatcher } from './webhooks/dispatch.tasks.js';
 import { drainSweep } from './webhooks/slow-lane.tasks.js';
 import { withdrawalRoutes } from './withdrawals/withdrawal.routes.js';
 import { scheduleWithdrawalRecovery, withdrawalTasks } from './withdrawals/withdrawal.tasks.js';
+import { takeWithdrawalStarts } from './withdrawals/withdrawal-start.service.js';
 
 /*
  * The composition root: the one module that knows every slice. Entry points (src/main.ts, tests,
@@ -164,7 +165,8 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
  * holding no database connection while receivers answer. Deliveries to slow endpoints, and a merchant's beyond
  * its share of the dispatcher's slots, wait on their pairs for the slow lane's drains, one job slot per slow
  * endpoint (src/webhooks/slow-lane.tasks.ts), in a runner of their own so that ten slow receivers cannot hold
- * up payouts, refunds or expiry. A runner only takes jobs of the tasks it knows.
+ * up payouts, refunds or expiry. A runner only takes jobs of the tasks it knows. The withdrawals this process's
+ * API creates start here without a job, on slots of their own (src/withdrawals/withdrawal-start.service.ts).
  */
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {
   const periodic = [
@@ -176,6 +178,7 @@ export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop()
     ...Object.assign({}, ...periodic.map((p) => p.tasks)), ...rt.provider.tasks?.(),
   };
   const dispatcher = await startDispatcher(rt, { slots: concurrency * 5 });
+  const payouts = takeWithdrawalStarts(rt, concurrency);
   const worker = await startWorkers(rt.pool, [
     { taskList: money, concurrency }, { taskList: webhookTasks(rt), concurrency: concurrency * 2 },
   ]);
@@ -183,5 +186,5 @@ export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop()
     scheduleChargeExpiry(rt), scheduleRefundRecovery(rt), scheduleWithdrawalRecovery(rt), scheduleUnmatchedRecovery(rt),
     ...periodic.map((p) => p.schedule()), rt.provider.scheduleJobs?.(),
   ]);
-  return { stop: async () => void (await Promise.all([dispatcher.stop(), worker.stop()])) };
+  return { stop: async () => void (await Promise.all([dispatcher.stop(), worker.stop(), payouts.stop()])) };
 }

@@ -131,3 +131,43 @@ export function machine(): string {
 }
 
 export const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/**
+ * The NOTIFY floor (bench/servers/notify-floor.ts) for `durationMs`, in a child process: its hand-offs per
+ * second and, with `meter` (cpuMeter of the child), the CPU of the child and of PostgreSQL over the timed part.
+ */
+export async function runNotifyFloor<C>(
+  databaseUrl: string, durationMs: number, meter: (pid: number) => () => () => C,
+): Promise<{ ops: number; elapsedMs: number; cpu: C }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'bench/servers/notify-floor.ts')], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, DURATION_MS: String(durationMs) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines: string[] = [];
+  let waiter: (() => void) | null = null;
+  let buffered = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    buffered += c.toString('utf8');
+    const parts = buffered.split('\n');
+    buffered = parts.pop()!;
+    lines.push(...parts.filter(Boolean));
+    waiter?.();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const nextLine = async (): Promise<string> => {
+    while (lines.length === 0) {
+      if (child.exitCode !== null) throw new Error(`notify floor exited with ${child.exitCode}`);
+      await Promise.race([new Promise<void>((r) => { waiter = r; }), exited]);
+    }
+    return lines.shift()!;
+  };
+  if ((await nextLine()) !== 'ready') throw new Error('notify floor: unexpected first line');
+  const stop = meter(child.pid!)();
+  child.stdin!.write('go\n');
+  const result = JSON.parse(await nextLine()) as { ops: number; elapsedMs: number };
+  const cpu = stop();
+  child.stdin!.end();
+  await exited;
+  return { ...result, cpu };
+}

@@ -150,6 +150,20 @@ export async function withStatement<T>(pool: pg.Pool, fn: (db: Executor) => Prom
 }
 
 /**
+ * withStatement, run again (up to MAX_ATTEMPTS) when its statement lost a deadlock or a serialization failure,
+ * as withTransaction retries a transaction: a failed statement committed nothing, so it is safe to repeat.
+ */
+export async function withStatementRetried<T>(pool: pg.Pool, fn: (db: Executor) => Promise<T>, hook?: TransactionHook<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await withStatement(pool, fn, hook);
+    } catch (err) {
+      if (hook || !isRetryable(err) || attempt >= MAX_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/**
  * SQL: makes the commit of the statement that evaluates it asynchronous (not waiting for its WAL flush).
  * Only for at-least-once bookkeeping run alone (a delivery claimed or recorded, a NOTIFY): a crash may lose
  * the last few such commits, which then run again. Never in a transaction that moves money or stores an answer.

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type pg from 'pg';
+import pg from 'pg';
 import { Logger, run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import { connectionStringOf, type Executor } from './db.js';
 import { multiHostPoolConfig } from './multi-host-pool.js';
@@ -29,24 +29,36 @@ export async function enqueue(tx: Executor, task: string, payload: Record<string
 export type { Task, TaskList };
 
 /**
- * Session settings of an exclusive run's connection, then its lock. A process that dies closes its socket
- * and the server ends the session at once; a host that vanishes sends nothing, and these keepalives make
- * the server notice within about 25 s rather than the system's two hours.
+ * Session settings of an exclusive run's connection, sent when it connects (no statement): a process that dies
+ * closes its socket and the server ends the session at once; a host that vanishes sends nothing, and these
+ * keepalives make the server notice within about 25 s rather than the system's two hours.
  */
-const EXCLUSIVE_LOCK_SQL = `SELECT set_config('tcp_keepalives_idle', '10', false), set_config('tcp_keepalives_interval', '5', false),
-  set_config('tcp_keepalives_count', '3', false), pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`;
+const KEEPALIVES = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3';
+const LOCK_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked';
+const UNLOCK_SQL = 'SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS unlocked';
 
-const lockConnections = new WeakMap<pg.Pool, () => pg.Client>();
+// Sessions kept this long between runs: sequential payouts reuse one instead of connecting (a server process each) per run.
+const SESSION_IDLE_MS = 10_000;
+// Exclusive runs under way at once per process; a run beyond waits for a session (runs are bounded by job slots anyway).
+const MAX_SESSIONS = 64;
 
-/** A connection of its own to the pool's database (the same host choice and settings), outside the pool. */
-function ownConnection(pool: pg.Pool): pg.Client {
-  let make = lockConnections.get(pool);
-  if (!make) {
+const lockSessions = new WeakMap<pg.Pool, pg.Pool>();
+
+/** Connections of their own to the pool's database (the same host choice and settings), outside the pool. */
+function sessionsOf(pool: pg.Pool): pg.Pool {
+  let sessions = lockSessions.get(pool);
+  if (!sessions) {
     const { Client, base } = multiHostPoolConfig(connectionStringOf(pool));
-    make = () => new Client({ application_name: 'pixgate', ...base });
-    lockConnections.set(pool, make);
+    sessions = new pg.Pool({
+      application_name: 'pixgate', ...base, options: [base.options, KEEPALIVES].filter(Boolean).join(' '), Client,
+      max: MAX_SESSIONS, idleTimeoutMillis: SESSION_IDLE_MS, allowExitOnIdle: true,
+    });
+    // A lost session only frees its name; the run's own statements meet the database's state.
+    sessions.on('error', () => {});
+    sessions.on('connect', (client) => void client.on('error', () => {}));
+    lockSessions.set(pool, sessions);
   }
-  return make();
+  return sessions;
 }
 
 /**
@@ -59,20 +71,29 @@ function ownConnection(pool: pg.Pool): pg.Client {
  * on a remote service for long, and a pooled connection must never wait on one (nor a transaction stay
  * open), while a session lock needs its session alive for as long as the run. Ending the session releases
  * it, so a run whose process dies (SIGKILL included) frees the name at once, with no expiry to wait for.
+ * The run unlocks the name when it ends and its session waits idle for the next run (SESSION_IDLE_MS);
+ * a session whose unlock did not answer is closed instead, which frees whatever it held.
  * If the connection itself is lost mid-run, the lock goes with it while `fn` goes on: callers keep their
  * own state checks, which this only makes rare to need.
  */
 export async function runExclusive(pool: pg.Pool, name: string, fn: () => Promise<void>): Promise<boolean> {
-  const session = ownConnection(pool);
-  session.on('error', () => {}); // a lost session only frees the name; fn's own statements meet the database's state
-  await session.connect();
+  const session = await sessionsOf(pool).connect();
+  const key = `pixgate:exclusive:${name}`;
+  let reusable = false;
   try {
-    const { rows } = await session.query<{ locked: boolean }>(EXCLUSIVE_LOCK_SQL, [`pixgate:exclusive:${name}`]);
-    if (!rows[0]!.locked) return false;
-    await fn();
+    const { rows } = await session.query<{ locked: boolean }>(LOCK_SQL, [key]);
+    if (!rows[0]!.locked) {
+      reusable = true;
+      return false;
+    }
+    try {
+      await fn();
+    } finally {
+      reusable = await session.query<{ unlocked: boolean }>(UNLOCK_SQL, [key]).then((r) => r.rows[0]!.unlocked, () => false);
+    }
     return true;
   } finally {
-    await session.end().catch(() => {});
+    session.release(!reusable);
   }
 }
 

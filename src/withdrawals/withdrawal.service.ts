@@ -1,20 +1,20 @@
 import { getBalance } from '../ledger/ledger.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
 import { validatePixKey } from '../pix/index.js';
-import { isUniqueViolation, withTransaction, type TransactionHook } from '../platform/db.js';
+import { isUniqueViolation, withStatementRetried, withTransaction, type Executor, type TransactionHook, type Tx } from '../platform/db.js';
 import { AppError, notFound, validationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { enqueue } from '../platform/jobs.js';
 import { keysetPage, type Page } from '../platform/pagination.js';
 import type { Runtime } from '../runtime.js';
 import { upsertCallbackEndpoint } from '../webhooks/callback-endpoint.service.js';
 import { registrableUrl } from '../webhooks/registrable-url.rules.js';
-import { reserveWithdrawal } from './withdrawal.ledger.js';
+import { reservePosting } from './withdrawal.ledger.js';
 import { processJob } from './withdrawal-processing.service.js';
+import { starterFor } from './withdrawal-start.service.js';
 import { withdrawalFee } from './withdrawal.rules.js';
 import type { CreatedWithdrawalView, CreateWithdrawalInput, ListWithdrawalsInput, WithdrawalQuoteView } from './withdrawal.schemas.js';
 import {
-  hasWithdrawalInProgress, insertWithdrawal, listWithdrawalsQuery, ONE_IN_PROGRESS, selectMerchantWithdrawal, type WithdrawalRow,
+  insertWithdrawal, listWithdrawalsQuery, ONE_IN_PROGRESS, selectMerchantWithdrawal, type Inserted, type NewWithdrawal, type WithdrawalRow,
 } from './withdrawal.sql.js';
 import { toCreatedView } from './withdrawal.view.js';
 
@@ -33,35 +33,41 @@ async function checkFields(rt: Runtime, input: CreateWithdrawalInput) {
 /**
  * POST /withdrawals. Checks run in the order docs/contract/withdrawals.md#withdrawal-checks gives: fields → withdrawals disabled →
  * one in progress → merchant limit → balance. The withdrawal row, the reservation of amount + fee, the
- * callback endpoint and the processing job commit together, with the idempotent answer (`hook`), which
- * is why the transaction returns the API view.
+ * callback endpoint, the processing job (unless this process starts it itself: withdrawal-start.service.ts)
+ * and the idempotent answer (`hook`) commit together — in one statement when there is no endpoint to upsert
+ * and no answer to store — which is why the command returns the API view. Processing starts after the commit.
  */
 export async function createWithdrawal(
   rt: Runtime, merchant: MerchantRow, input: CreateWithdrawalInput, hook?: TransactionHook<CreatedWithdrawalView>,
 ): Promise<CreatedWithdrawalView> {
   const { pixKey, callbackUrl } = await checkFields(rt, input);
   if (!merchant.withdrawals_enabled) throw new AppError('FORBIDDEN', 'Withdrawals are temporarily blocked for this merchant');
-  return withTransaction(rt.pool, async (tx) => {
-    // The read keeps the order of checks (in progress before limit and balance); the unique index below
-    // is what actually guarantees one at a time when requests race past this read.
-    if (await hasWithdrawalInProgress(tx, merchant.id)) throw inProgress();
-    if (input.amount > merchant.max_withdrawal) throw validationError('amount', `must be <= ${merchant.max_withdrawal}`);
-    let row: WithdrawalRow;
+  const starter = starterFor(rt.pool);
+  const w: NewWithdrawal = {
+    id: newId('wd'), merchant_id: merchant.id, amount: input.amount, fee: withdrawalFee(merchant, input.amount),
+    pix_key: pixKey, pix_key_type: input.pixKeyType, description: input.description ?? null,
+    tax_id: input.taxId ?? null, callback_url: callbackUrl,
+  };
+  const insert = async (db: Executor) => {
+    let done: Inserted;
     try {
-      row = await insertWithdrawal(tx, {
-        id: newId('wd'), merchant_id: merchant.id, amount: input.amount, fee: withdrawalFee(merchant, input.amount),
-        pix_key: pixKey, pix_key_type: input.pixKeyType, description: input.description ?? null,
-        tax_id: input.taxId ?? null, callback_url: callbackUrl,
+      done = await insertWithdrawal(db, w, {
+        withinLimit: input.amount <= merchant.max_withdrawal, reserve: reservePosting(w),
+        job: starter ? null : { task: processJob.task, key: processJob.key(w.id) },
       });
     } catch (err) {
+      // Two requests that both passed the read meet at the unique index: the second is told what the read would have said.
       if (isUniqueViolation(err, ONE_IN_PROGRESS)) throw inProgress();
       throw err;
     }
-    await reserveWithdrawal(tx, row);
-    if (callbackUrl) await upsertCallbackEndpoint(tx, merchant.id, callbackUrl);
-    await enqueue(tx, processJob.task, { withdrawalId: row.id }, { jobKey: processJob.key(row.id) });
-    return toCreatedView(row);
-  }, hook);
+    if (done.busy) throw inProgress();
+    if (!done.row) throw validationError('amount', `must be <= ${merchant.max_withdrawal}`);
+    if (callbackUrl) await upsertCallbackEndpoint(db as Tx, merchant.id, callbackUrl);
+    return toCreatedView(done.row);
+  };
+  const view = callbackUrl ? await withTransaction(rt.pool, insert, hook) : await withStatementRetried(rt.pool, insert, hook);
+  starter?.start(view.id);
+  return view;
 }
 
 /** GET /withdrawals/quote: the fee the insert would store, and the balance it would come from. */

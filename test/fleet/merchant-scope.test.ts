@@ -78,8 +78,9 @@ const EXCEPTIONS: Record<string, string> = {
   'src/webhooks/webhook.sql.ts#fillMissingSecret': "worker: a delivery job's own endpoint",
   'src/withdrawals/withdrawal.sql.ts#lockWithdrawal': 'worker: payout processing on the withdrawal id its job was given (also operator/simulator settlement)',
   'src/withdrawals/withdrawal.sql.ts#updateToProcessing': 'worker: as lockWithdrawal',
-  'src/withdrawals/withdrawal.sql.ts#updateToCompleted': 'worker: as lockWithdrawal',
-  'src/withdrawals/withdrawal.sql.ts#updateToFailed': 'worker: as lockWithdrawal',
+  'src/withdrawals/withdrawal.sql.ts#selectWithdrawal': "worker: as lockWithdrawal (also a PSP's report of a payout, by the id we sent it)",
+  'src/withdrawals/withdrawal.sql.ts#startFirstSend': 'worker: as lockWithdrawal',
+  'src/withdrawals/withdrawal.sql.ts#settleWithdrawal': 'worker: as selectWithdrawal',
   'src/withdrawals/withdrawal.sql.ts#selectStuckWithdrawalIds': 'worker: the recovery sweep over every merchant',
 };
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Tx } from '../../platform/db.js';
 import { PayoutRefused } from './provider.port.js';
-import { beginSend, isOnlySend, notFoundLongEnough, selectSendLog, undoSend, type PayoutKind } from './payout-send.sql.js';
+import { beginSend, isOnlySend, notFoundLongEnough, selectSendLog, undoSend, type BegunSend, type PayoutKind } from './payout-send.sql.js';
 
 /** docs/contract/psp.md#uncertain-payouts: how long the PSP must keep saying "not found" after an uncertain send before the payout counts as not made. */
 export const NOT_FOUND_FAILS_AFTER_MS = 10 * 60_000;
@@ -52,6 +52,16 @@ export async function askOrSend<State>(pool: pg.Pool, p: PayoutSend<State>): Pro
   if (log.sends > 0 && (await p.fail(p.notMadeReason, notMade))) return ENDED;
   const send = await beginSend(pool, p.kind, p.key);
   if (!send) return ENDED;
+  return sendRecorded(pool, p, send);
+}
+
+/**
+ * The send itself, once recorded (`send`: by beginSend, or by the statement that opened a payout never sent,
+ * which needs no question to the PSP: a payout no one sent cannot exist there). A refusal fails the payout
+ * only when it answers the first send and no other has begun since; an uncertain send throws, and the next
+ * run asks before it sends again.
+ */
+export async function sendRecorded<State>(pool: pg.Pool, p: PayoutSend<State>, send: BegunSend): Promise<SendRun<State>> {
   try {
     return { outcome: 'state', state: await p.send() };
   } catch (err) {

@@ -39,12 +39,18 @@ const scheduleSettlement = (db: Executor, withdrawalId: string, delayMs: number)
 export function simulatedPayouts(rt: Runtime): Pick<PixProvider, 'sendPayout' | 'getPayout'> {
   return {
     // Keyed by the withdrawal id: a second send returns the first one's state and never pays again.
-    sendPayout: (input) =>
-      withTransaction(rt.pool, async (tx) => {
+    sendPayout: async (input) => {
+      // With no delay the network settles at once, in the send's own statement, and answers the final state.
+      if (rt.config.simPayoutDelayMs === 0) {
+        const settled = await insertSimPayout(rt.pool, input, failsOnItsOwn({ pix_key: input.pixKey, pix_key_type: input.pixKeyType }) ? { status: 'FAILED', reason: SIM_FAIL_REASON } : completed());
+        return resultOf(settled ?? (await selectSimPayout(rt.pool, input.withdrawalId))!);
+      }
+      return withTransaction(rt.pool, async (tx) => {
         if (!(await insertSimPayout(tx, input))) return resultOf((await selectSimPayout(tx, input.withdrawalId))!);
         await scheduleSettlement(tx, input.withdrawalId, rt.config.simPayoutDelayMs);
         return { status: 'PROCESSING' };
-      }),
+      });
+    },
     getPayout: async (withdrawalId) => {
       const p = await selectSimPayout(rt.pool, withdrawalId);
       if (!p) return null;

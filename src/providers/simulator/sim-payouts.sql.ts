@@ -1,5 +1,5 @@
 import type { PixKeyType } from '../../pix/index.js';
-import type { Executor } from '../../platform/db.js';
+import { UNFLUSHED_COMMIT, type Executor } from '../../platform/db.js';
 import type { PayoutRequest, SettledPayout } from '../port/provider.port.js';
 
 export interface SimPayoutRow {
@@ -20,12 +20,18 @@ export type SimPayoutKey = Pick<PayoutRequest, 'withdrawalId' | 'amount' | 'pixK
 const settledValues = (s: SettledPayout) =>
   s.status === 'COMPLETED' ? ['COMPLETED', s.endToEndId, null] : ['FAILED', null, s.reason];
 
-/** Records a payout in PROCESSING; undefined when one already exists for the withdrawal. */
-export async function insertSimPayout(db: Executor, p: SimPayoutKey): Promise<SimPayoutRow | undefined> {
+/**
+ * Records a payout in PROCESSING, or already `settled`; undefined when one already exists for the withdrawal.
+ * Its commit does not wait for the WAL flush: it is the simulated network's record, not Pixgate's money, and the
+ * core's own record of the send (flushed before the call) and of its result (flushed after it) bracket it in
+ * the WAL; a crash that loses it leaves a payout the core asks about and sends again, as with a real PSP's loss.
+ */
+export async function insertSimPayout(db: Executor, p: SimPayoutKey, settled?: SettledPayout): Promise<SimPayoutRow | undefined> {
   const { rows } = await db.query<SimPayoutRow>(
-    `INSERT INTO sim_payouts (withdrawal_id, amount, pix_key, pix_key_type) VALUES ($1, $2, $3, $4)
+    `INSERT INTO sim_payouts (withdrawal_id, amount, pix_key, pix_key_type, status, end_to_end_id, failed_reason, settled_at)
+     SELECT $1, $2, $3, $4, $5::text, $6, $7, CASE WHEN $5::text = 'PROCESSING' THEN NULL ELSE now_ms() END FROM (SELECT ${UNFLUSHED_COMMIT}) unflushed
      ON CONFLICT (withdrawal_id) DO NOTHING RETURNING *`,
-    [p.withdrawalId, p.amount, p.pixKey, p.pixKeyType],
+    [p.withdrawalId, p.amount, p.pixKey, p.pixKeyType, ...(settled ? settledValues(settled) : ['PROCESSING', null, null])],
   );
   return rows[0];
 }
