@@ -98,6 +98,23 @@ describe('/me/api-keys', () => {
     expect(listed.filter((k: any) => k.createdBy === dev.id).map((k: any) => k.role).sort()).toEqual(['DEVELOPER', 'VIEWER']);
   });
 
+  it('the operator\'s key object carries its role, FULL, and createdBy null, when made and when revoked', async () => {
+    const m = await t.merchant();
+    const made = await t.admin('POST', `/admin/merchants/${m.id}/api-keys`);
+    expect(made.status).toBe(201);
+    expect(made.body.data).toEqual({
+      id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^pxg_/), last4: made.body.data.key.slice(-4), role: 'FULL', createdBy: null, createdAt: expect.any(String),
+    });
+    const revoked = await t.admin('DELETE', `/admin/api-keys/${made.body.data.id}`);
+    expect(revoked.body.data).toEqual({
+      id: made.body.data.id, merchantId: m.id, last4: made.body.data.last4, role: 'FULL', createdBy: null, createdAt: made.body.data.createdAt, revokedAt: expect.any(String),
+    });
+    // A key an OWNER made keeps its maker in the operator's answer too.
+    const owner = await t.user(m.id);
+    const own = (await t.request('POST', '/me/api-keys', { key: owner.token, body: { name: 'ci', role: 'VIEWER' } })).body.data;
+    expect((await t.admin('DELETE', `/admin/api-keys/${own.id}`)).body.data).toMatchObject({ role: 'VIEWER', createdBy: owner.id });
+  });
+
   it('a key outlives its maker\'s demotion and removal, keeping its role', async () => {
     const m = await t.merchant();
     const owner = await t.user(m.id);
