@@ -3,14 +3,18 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { issueApiKey, revokeApiKey } from '../auth/api-key.service.js';
+import { CreatedBy, KeyRole } from '../auth/api-key.routes.js';
 import { MerchantCreateBody, MerchantPatchBody, MerchantSchema } from '../merchants/merchant.schemas.js';
 import { createMerchant, getMerchant, listMerchants, patchMerchant } from '../merchants/merchant.service.js';
 import { Envelope, errorResponses, ListEnvelope, ok, Timestamp } from '../platform/http/envelope.js';
 import { PageQuery, type Cursors } from '../platform/pagination.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const IssuedKey = Type.Object({ id: Type.String(), key: Type.String(), last4: Type.String(), createdAt: Timestamp });
-const RevokedKey = Type.Object({ id: Type.String(), merchantId: Type.String(), last4: Type.String(), createdAt: Timestamp, revokedAt: Timestamp });
+// Every key object shows its role and maker (docs/contract/access.md#key-roles): the operator's are FULL, made by no user.
+const IssuedKey = Type.Object({ id: Type.String(), key: Type.String(), last4: Type.String(), role: KeyRole, createdBy: CreatedBy, createdAt: Timestamp });
+const RevokedKey = Type.Object({
+  id: Type.String(), merchantId: Type.String(), last4: Type.String(), role: KeyRole, createdBy: CreatedBy, createdAt: Timestamp, revokedAt: Timestamp,
+});
 const tags = ['admin'];
 const security = [{ adminToken: [] }];
 

@@ -11,8 +11,8 @@ import { assertSession, KEY_ROLES, requireSession, sessionSecurity } from './per
 
 const tags = ['api-keys'];
 // What a key may do (docs/contract/access.md#key-roles): FULL is every merchant route but API keys and the team; the others, that row of the roles table.
-const KeyRole = StringEnum(KEY_ROLES);
-const CreatedBy = Nullable(Type.String({ description: 'The user who made the key; null for the operator\'s keys' }));
+export const KeyRole = StringEnum(KEY_ROLES);
+export const CreatedBy = Nullable(Type.String({ description: 'The user who made the key; null for the operator\'s keys' }));
 const CreateBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   // Default: the widest the maker may mint (OWNER: FULL, DEVELOPER: DEVELOPER).

@@ -61,10 +61,13 @@ export function issueOwnApiKey(db: Executor, merchantId: string, user: { userId:
   return issueApiKey(db, merchantId, { name: o.name, role, createdBy: user.userId });
 }
 
-export async function revokeApiKey(db: pg.Pool, id: string): Promise<{ id: string; merchantId: string; last4: string; createdAt: string; revokedAt: string }> {
+export async function revokeApiKey(db: pg.Pool, id: string): Promise<{ id: string; merchantId: string; last4: string; role: KeyRole; createdBy: string | null; createdAt: string; revokedAt: string }> {
   const row = await revokeApiKeyRow(db, id);
   if (!row) throw notFound('API key');
-  return { id: row.id, merchantId: row.merchant_id, last4: row.last4, createdAt: row.created_at.toISOString(), revokedAt: row.revoked_at!.toISOString() };
+  return {
+    id: row.id, merchantId: row.merchant_id, last4: row.last4, role: row.role, createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(), revokedAt: row.revoked_at!.toISOString(),
+  };
 }
 
 /** `DELETE /me/api-keys/{id}`: the merchant's own key, revoked (401 at its next use). */

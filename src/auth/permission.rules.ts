@@ -59,9 +59,14 @@ export function assertPermitted(caller: Caller, permission: Permission): void {
   if (!roleMay(caller.role, permission)) throw new AppError('FORBIDDEN', `Role ${caller.role} may not do this`);
 }
 
-/** For routes only a dashboard user may call (API keys, team): an API key gets 403. */
+/**
+ * For routes only a dashboard user may call (API keys, team): an API key gets 403, whatever its role — the
+ * message still names that role, as every key refusal does (docs/contract/access.md#key-roles).
+ */
 export function assertSession(caller: Caller): asserts caller is Extract<Caller, { kind: 'session' }> {
-  if (caller.kind !== 'session') throw new AppError('FORBIDDEN', 'API keys cannot manage API keys or the team; log in to the dashboard');
+  if (caller.kind !== 'session') {
+    throw new AppError('FORBIDDEN', `API keys cannot manage API keys or the team (this key's role: ${caller.role}); log in to the dashboard`);
+  }
 }
 
 /**

@@ -69,7 +69,9 @@ describe('authentication (docs/contract/access.md#credentials)', () => {
 
   it('a revoked key is refused at once; the admin token is not a merchant key and vice versa', async () => {
     const issued = expectOk(await t.admin('POST', `/admin/merchants/${m.id}/api-keys`), 201);
-    expect(keys(issued)).toEqual(['createdAt', 'id', 'key', 'last4']);
+    // Part 23 adds role and createdBy to every key object (docs/contract/access.md#api-keys): the operator's is FULL, made by no user.
+    expect(keys(issued)).toEqual(['createdAt', 'createdBy', 'id', 'key', 'last4', 'role']);
+    expect(issued).toMatchObject({ role: 'FULL', createdBy: null });
     expect(issued.id).toMatch(idOf('key'));
     expect(issued.key).toMatch(/^pxg_[A-Za-z0-9]{40}$/);
     expect(issued.last4).toBe(issued.key.slice(-4));

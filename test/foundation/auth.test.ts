@@ -42,7 +42,7 @@ describe('merchant API keys', () => {
     const m = await t.merchant();
     const second = await t.admin('POST', `/admin/merchants/${m.id}/api-keys`);
     expect(second.status).toBe(201);
-    expect(Object.keys(second.body.data).sort()).toEqual(['createdAt', 'id', 'key', 'last4']);
+    expect(Object.keys(second.body.data).sort()).toEqual(['createdAt', 'createdBy', 'id', 'key', 'last4', 'role']);
     await t.admin('DELETE', `/admin/api-keys/${m.keyId}`);
     expect((await t.request('GET', '/me/store', { key: second.body.data.key })).status).toBe(200);
   });

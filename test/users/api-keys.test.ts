@@ -98,6 +98,40 @@ describe('/me/api-keys', () => {
     expect(listed.filter((k: any) => k.createdBy === dev.id).map((k: any) => k.role).sort()).toEqual(['DEVELOPER', 'VIEWER']);
   });
 
+  it('the operator\'s key object carries its role, FULL, and createdBy null, when made and when revoked', async () => {
+    const m = await t.merchant();
+    const made = await t.admin('POST', `/admin/merchants/${m.id}/api-keys`);
+    expect(made.status).toBe(201);
+    expect(made.body.data).toEqual({
+      id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^pxg_/), last4: made.body.data.key.slice(-4), role: 'FULL', createdBy: null, createdAt: expect.any(String),
+    });
+    const revoked = await t.admin('DELETE', `/admin/api-keys/${made.body.data.id}`);
+    expect(revoked.body.data).toEqual({
+      id: made.body.data.id, merchantId: m.id, last4: made.body.data.last4, role: 'FULL', createdBy: null, createdAt: made.body.data.createdAt, revokedAt: expect.any(String),
+    });
+    // A key an OWNER made keeps its maker in the operator's answer too.
+    const owner = await t.user(m.id);
+    const own = (await t.request('POST', '/me/api-keys', { key: owner.token, body: { name: 'ci', role: 'VIEWER' } })).body.data;
+    expect((await t.admin('DELETE', `/admin/api-keys/${own.id}`)).body.data).toMatchObject({ role: 'VIEWER', createdBy: owner.id });
+  });
+
+  it('hostile bodies: role of the wrong type or case, a name out of 1..100, unknown fields ignored; a refused caller is 403 whatever it sent', async () => {
+    const m = await t.merchant();
+    const owner = await t.user(m.id);
+    const viewer = await t.user(m.id, 'VIEWER');
+    const mint = (token: string, body: unknown) => t.request('POST', '/me/api-keys', { key: token, body });
+    const roles = 'role: must be one of FULL, FINANCE, DEVELOPER, VIEWER';
+    for (const role of [null, 1, ['FULL'], 'Viewer', '']) expectError(await mint(owner.token, { name: 'k', role }), 400, 'VALIDATION_ERROR', roles);
+    expectError(await mint(owner.token, { name: '' }), 400, 'VALIDATION_ERROR', 'name: must have at least 1 character');
+    expectError(await mint(owner.token, { name: 'x'.repeat(101) }), 400, 'VALIDATION_ERROR', 'name: must have at most 100 characters');
+    expectError(await mint(owner.token, { name: 7 }), 400, 'VALIDATION_ERROR', 'name: must be a string');
+    expectError(await mint(owner.token, [{ name: 'k' }]), 400, 'VALIDATION_ERROR', 'body: must be an object');
+    const made = await mint(owner.token, { name: 'x'.repeat(100), role: 'VIEWER', createdBy: 'usr_someone', admin: true });
+    expect(made.status, made.raw).toBe(201);
+    expect(made.body.data).toMatchObject({ role: 'VIEWER', createdBy: owner.id });
+    expectError(await mint(viewer.token, { name: 7, role: 'OWNER' }), 403, 'FORBIDDEN', 'Role VIEWER may not do this');
+  });
+
   it('a key outlives its maker\'s demotion and removal, keeping its role', async () => {
     const m = await t.merchant();
     const owner = await t.user(m.id);

@@ -86,9 +86,9 @@ describe.each(ACTIONS)('$name', ({ name, allowed, run }) => {
     } else {
       expect(res.status, res.raw).toBe(403);
       expect(res.body.error).toBe('FORBIDDEN');
-      // The message names the role, or the key's role; an API key on a session-only route is told to log in.
+      // The message names the role, or the key's role; an API key on a session-only route is told to log in, and still hears its role.
       if (isKey(caller) && SESSION_ONLY.has(name)) expect(res.body.message).toMatch(/^API keys cannot/);
-      else expect(res.body.message).toMatch(new RegExp(`\\b${caller.replace('key ', '')}\\b`));
+      expect(res.body.message).toMatch(new RegExp(`\\b${caller.replace('key ', '')}\\b`));
     }
   });
 });
