@@ -9,16 +9,23 @@
  *
  *   DATABASE_URL=postgres://… node --import tsx bench/round-trips.ts       # or: npm run bench -- round-trips
  *   BENCH_PIXGATE_ROOT=<checkout>                                             # counts another checkout's code
+ *
+ * On a server that loads pg_stat_statements (`shared_preload_libraries`, with `pg_stat_statements.track=all`
+ * so a trigger's statements show), it also ranks the statements of a paid and delivered payment by their
+ * execution time, with the buffers and WAL each writes (counts that do not depend on the machine's load), the
+ * row updates per table that were HOT, and the CPU of PostgreSQL's processes over the same payments when the
+ * server runs on this machine.
  */
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Benchmark } from './lib/context.js';
+import { postgresCpu } from './lib/cpu.js';
 import { freshDatabase, load, startDatabaseServer, type BenchServer } from './lib/env.js';
 
 const ROOT = process.env.BENCH_PIXGATE_ROOT || join(import.meta.dirname, '..');
@@ -91,6 +98,76 @@ function outsiders(): Counter & { connects: number } {
     },
   });
   return c;
+}
+
+/** The postmaster of the server `db` is connected to, when it runs on this machine; else null. */
+async function postmasterOf(db: pg.Pool): Promise<number | null> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  try {
+    const stat = readFileSync(`/proc/${rows[0]!.pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+interface StatementCost { toplevel: boolean; calls: number; exec: number; plan: number; blks: number; dirtied: number; wal: number; fpi: number; bytes: number; query: string }
+
+/**
+ * The statements of `n` operations run one at a time by `op`, from pg_stat_statements, ranked by execution
+ * time, per operation; with each table's row updates and how many were HOT, and PostgreSQL's CPU over the run
+ * less `idleDbCpuPerMs` (the worker's polling). Null when the server does not load pg_stat_statements.
+ */
+async function statementCosts(url: string, n: number, idleDbCpuPerMs: number, op: (i: number) => Promise<void>): Promise<string | null> {
+  const db = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    try {
+      await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      await db.query('SELECT pg_stat_statements_reset()');
+    } catch {
+      return null;
+    }
+    const pm = await postmasterOf(db);
+    const tables = async () => (await db.query<{ relname: string; ins: number; upd: number; hot: number }>(
+      'SELECT relname, n_tup_ins::int AS ins, n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables',
+    )).rows;
+    await sleep(11_000); // every backend's table counters of the warm-up flushed (an idle backend flushes them within 10 s)
+    const before = new Map((await tables()).map((t) => [t.relname, t]));
+    const cpu0 = pm === null ? NaN : postgresCpu(pm);
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await op(i);
+    await sleep(300); // the worker's bookkeeping after the last delivery
+    const dbCpu = (pm === null ? NaN : postgresCpu(pm) - cpu0 - idleDbCpuPerMs * (performance.now() - t0)) / n;
+    const { rows } = await db.query<StatementCost>(
+      `SELECT toplevel, calls::float8 / $1 AS calls, total_exec_time / $1 AS exec, total_plan_time / $1 AS plan,
+              (shared_blks_hit + shared_blks_read)::float8 / $1 AS blks, shared_blks_dirtied::float8 / $1 AS dirtied,
+              wal_records::float8 / $1 AS wal, wal_fpi::float8 / $1 AS fpi, wal_bytes::float8 / $1 AS bytes, query
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 20`,
+      [n],
+    );
+    await sleep(11_000);
+    const after = await tables();
+    const f = (x: number, d = 2) => x.toFixed(d);
+    const text = (q: string) => q.replace(/\s+/g, ' ').replace(/\|/g, '\\|').slice(0, 110);
+    const updates = after.map((t) => {
+      const b = before.get(t.relname) ?? { ins: 0, upd: 0, hot: 0 };
+      return { name: t.relname, ins: (t.ins - b.ins) / n, upd: (t.upd - b.upd) / n, hot: (t.hot - b.hot) / n };
+    }).filter((t) => t.ins > 0 || t.upd > 0).sort((a, b) => b.upd + b.ins - a.upd - a.ins);
+    return [
+      `PostgreSQL CPU per operation (its processes, the idle worker's polling taken out): ${f(dbCpu)} ms`,
+      '',
+      '| statement | top level | calls/op | exec ms/op | plan ms/op | buffers/op | dirtied/op | WAL records/op | WAL full pages/op | WAL bytes/op |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows.map((r) => `| \`${text(r.query)}\` | ${r.toplevel ? 'yes' : 'no'} | ${f(r.calls)} | ${f(r.exec, 3)} | ${f(r.plan, 3)} | ${f(r.blks, 1)} | ${f(r.dirtied, 1)} | ${f(r.wal, 1)} | ${f(r.fpi, 2)} | ${f(r.bytes, 0)} |`),
+      '',
+      '| table | rows inserted/op | rows updated/op | of them HOT/op |',
+      '|---|---:|---:|---:|',
+      ...updates.map((t) => `| ${t.name} | ${f(t.ins)} | ${f(t.upd)} | ${f(t.hot)} |`),
+    ].join('\n');
+  } finally {
+    await db.end();
+  }
 }
 
 async function run(server: BenchServer): Promise<string> {
@@ -177,10 +254,13 @@ async function run(server: BenchServer): Promise<string> {
     }
     // Idle: what the worker sends with nothing to do.
     await sleep(1500);
+    const pm = await postmasterOf(apiPool);
     const i0 = snapshot();
+    const idleCpu0 = pm === null ? NaN : postgresCpu(pm);
     await sleep(5000);
     const i1 = snapshot();
     const idleMs = i1.t - i0.t;
+    const idleDbCpuPerMs = ((pm === null ? NaN : postgresCpu(pm)) - idleCpu0) / idleMs;
     idle = {
       statements: (i1.worker.statements - i0.worker.statements) / idleMs,
       commits: (i1.worker.commits - i0.worker.commits) / idleMs,
@@ -218,12 +298,19 @@ async function run(server: BenchServer): Promise<string> {
     };
     for (let i = 0; i < 10; i++) await payout(); // warm-up
     await measure('withdrawal: create → COMPLETED → WITHDRAWAL_COMPLETED delivered (SIM_PAYOUT_DELAY_MS=0)', N, payout);
+    const paid = await Promise.all(Array.from({ length: 2 * N }, () => create(one.key)));
+    const costs = await statementCosts(db.url, paid.length, idleDbCpuPerMs, async (i) => {
+      const done = arrived(`CHARGE_PAID:${paid[i]}`, 1);
+      await inject('POST', `/admin/simulator/charges/${paid[i]}/pay`, ADMIN);
+      await done;
+    });
     return [
       '| operation | n | API statements/op | API commits/op | API flushed/op | worker statements/op | worker commits/op | worker flushed/op | own sessions: statements/op | connections/op |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
       `idle worker: ${(idle.statements * 1000).toFixed(1)} statements/s, ${(idle.commits * 1000).toFixed(1)} commits/s; load average ${load()}`,
+      ...(costs === null ? [] : ['', `Statements of a paid and delivered payment (pay → CHARGE_PAID, 1 endpoint, ${paid.length} one at a time):`, '', costs]),
     ].join('\n');
   } finally {
     await w.stop();

@@ -34,6 +34,12 @@ function postmasterPid(): number | null {
   return Number(readFileSync(file, 'utf8').split('\n')[0]) || null;
 }
 
+/** CPU ms of a PostgreSQL server so far: its postmaster, its processes, and those that ended. */
+export function postgresCpu(postmaster: number): number {
+  const [own, reaped] = cpuOf(postmaster);
+  return own + reaped + childrenOf(postmaster).reduce((sum, pid) => sum + cpuOf(pid)[0], 0);
+}
+
 export interface CpuUse {
   /** CPU ms of the server process under test (API and, for Pixgate, its worker). */
   server: number;
@@ -48,11 +54,7 @@ export interface CpuUse {
  */
 export function cpuMeter(serverPid: number): () => () => CpuUse {
   const pm = postmasterPid();
-  const dbNow = () => {
-    if (pm === null) return NaN;
-    const [own, reaped] = cpuOf(pm);
-    return own + reaped + childrenOf(pm).reduce((sum, pid) => sum + cpuOf(pid)[0], 0);
-  };
+  const dbNow = () => (pm === null ? NaN : postgresCpu(pm));
   return () => {
     const s0 = cpuOf(serverPid)[0];
     const d0 = dbNow();

@@ -71,3 +71,18 @@ export function callbackUrlKey(url: string): string {
     return url;
   }
 }
+
+/**
+ * The event counts (`events.pending/succeeded/failed`, which the deliveryStatus filter reads) moved by the pairs
+ * whose state a statement changed: `changes` names a relation with event_id, old_state and new_state, one row per
+ * pair. Every statement that changes a pair's state includes it as a CTE (a recorded attempt, a new series); a
+ * deletion moves them by trigger. Migration 0041 took the update trigger out: it ran, with both transition
+ * tables, for every claim of an attempt too, which changes no state (docs/performance.md, fourth round).
+ */
+export const countsMoved = (changes: string): string =>
+  `UPDATE events e SET pending = e.pending + d.p, succeeded = e.succeeded + d.s, failed = e.failed + d.f
+   FROM (SELECT event_id, sum((new_state = 'PENDING')::int - (old_state = 'PENDING')::int) AS p,
+                sum((new_state = 'SUCCEEDED')::int - (old_state = 'SUCCEEDED')::int) AS s,
+                sum((new_state = 'FAILED')::int - (old_state = 'FAILED')::int) AS f
+         FROM ${changes} c GROUP BY event_id) d
+   WHERE e.id = d.event_id AND (d.p, d.s, d.f) <> (0, 0, 0)`;

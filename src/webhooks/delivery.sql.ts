@@ -1,6 +1,6 @@
 import type { AnyEventType } from '../events/event.schemas.js';
 import type { Executor } from '../platform/db.js';
-import { drainsFor } from '../events/event-fanout.sql.js';
+import { countsMoved, drainsFor } from '../events/event-fanout.sql.js';
 import { UNFLUSHED_COMMIT } from '../platform/db.js';
 
 export interface DeliveryRow {
@@ -85,7 +85,7 @@ export interface AttemptRecord {
 /**
  * Records a batch of attempts in one statement, its commit not flushed (a lost record means the attempt is
  * sent again: at least once). For each: the record (once per endpoint, event, series and attempt), and its
- * pair moves on — the series ended (the event's counts follow, by trigger), or the next attempt due in the
+ * pair moves on — the series ended (the event's counts follow, countsMoved), or the next attempt due in the
  * endpoint's lane, a slow one with its endpoint's drain — unless a redeliver started a newer series meanwhile;
  * each endpoint's lane follows its latest attempt's speed. An attempt to an endpoint (or of an event) deleted
  * while it ran is dropped unrecorded; the rows kept are held until the commit, so a DELETE waits for it.
@@ -120,7 +120,8 @@ export async function recordAttempts(db: Executor, records: AttemptRecord[]): Pr
          slow_lane = l.slow
        FROM live l
        WHERE p.event_id = l.event_id AND p.endpoint_id = l.endpoint_id AND p.series = l.series AND p.due_attempt = l.attempt AND p.state = 'PENDING'
-       RETURNING p.endpoint_id, p.due_at, p.slow_lane),
+       RETURNING p.event_id, p.endpoint_id, p.due_at, p.slow_lane, p.state),
+     counts AS (${countsMoved(`(SELECT event_id, 'PENDING' AS old_state, state AS new_state FROM pair)`)}),
      lane AS (
        UPDATE webhook_endpoints w SET slow = l.slow
        FROM (SELECT DISTINCT ON (endpoint_id) endpoint_id, slow FROM live ORDER BY endpoint_id, ord DESC) l

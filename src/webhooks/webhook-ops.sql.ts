@@ -1,5 +1,5 @@
 import type { Executor } from '../platform/db.js';
-import { deliveriesDue, firstAttemptsOf, waitingColumns } from '../events/event-fanout.sql.js';
+import { countsMoved, deliveriesDue, firstAttemptsOf, waitingColumns } from '../events/event-fanout.sql.js';
 
 /**
  * The merchant's endpoint count, under a transaction-scoped lock per merchant taken first: concurrent
@@ -12,45 +12,41 @@ export async function countEndpointsLocked(tx: Executor, merchantId: string): Pr
   return rows[0]!.n;
 }
 
-// An event older than the retention is out of reach of redeliver and recover, deleted yet or not.
-const WITHIN_RETENTION = `p.event_created_at >= now() - make_interval(days => $RETENTION)`;
-const within = (n: number) => WITHIN_RETENTION.replace('$RETENTION', `$${n}`);
-
-// A new series of each pair, due now in its endpoint's lane (event-fanout.sql.ts); it replaces a waiting
-// attempt of the old series, and an attempt of it in flight records without moving the pair.
-const NEW_SERIES = `series = p.series + 1, state = 'PENDING', (due_at, due_attempt, slow_lane) = (${waitingColumns('w.slow')})
-       FROM webhook_endpoints w WHERE w.id = p.endpoint_id`;
-// After `next` (the new series): their first attempts queued, and how many series started.
-const QUEUED = `queued AS (${firstAttemptsOf('next')})
+/**
+ * A new series of each pair matching `where` (over event_endpoints p), due now in its endpoint's lane
+ * (event-fanout.sql.ts); it replaces a waiting attempt of the old series, and an attempt of it in flight
+ * records without moving the pair. The pairs are locked first, so the state each leaves (its event's counts
+ * move from it) is its latest. Then their first attempts queued; reads how many series started.
+ */
+const newSeries = (where: string) => `WITH old AS (
+       SELECT p.event_id, p.endpoint_id, p.state FROM event_endpoints p WHERE ${where} FOR UPDATE),
+     next AS (
+       UPDATE event_endpoints p SET series = p.series + 1, state = 'PENDING', (due_at, due_attempt, slow_lane) = (${waitingColumns('w.slow')})
+       FROM webhook_endpoints w, old o WHERE w.id = p.endpoint_id AND o.event_id = p.event_id AND o.endpoint_id = p.endpoint_id
+       RETURNING p.event_id, p.endpoint_id, p.series, w.slow, o.state AS old_state),
+     counts AS (${countsMoved(`(SELECT event_id, old_state, 'PENDING' AS new_state FROM next)`)}),
+     queued AS (${firstAttemptsOf('next')})
      SELECT (SELECT count(*)::int FROM next) AS started, (SELECT due FROM queued) AS due`;
+
+// An event older than the retention is out of reach of redeliver and recover, deleted yet or not.
+const WITHIN_RETENTION = 'p.event_created_at >= now() - make_interval(days => $4)';
+const START_SERIES = newSeries(`p.event_id = $1 AND p.endpoint_id = $2 AND p.merchant_id = $3 AND ${WITHIN_RETENTION}`);
+const RESTART_FAILED = newSeries(
+  `p.endpoint_id = $1 AND p.merchant_id = $2 AND p.state = 'FAILED' AND p.event_created_at >= $3::timestamptz AND ${WITHIN_RETENTION}`);
 
 /**
  * Starts a new series of the event's delivery to the endpoint and queues its first attempt (replacing
- * a pending attempt of the old series: same job key). False when the event never went to it.
+ * a pending attempt of the old series). False when the event never went to it.
  */
 export async function startSeries(db: Executor, m: { merchantId: string; endpointId: string; eventId: string; retentionDays: number }): Promise<boolean> {
-  const { rows } = await db.query<{ started: number; due: number }>(
-    `WITH next AS (
-       UPDATE event_endpoints p SET ${NEW_SERIES}
-         AND p.event_id = $1 AND p.endpoint_id = $2 AND p.merchant_id = $3 AND ${within(4)}
-       RETURNING p.event_id, p.endpoint_id, p.series, w.slow),
-     ${QUEUED}`,
-    [m.eventId, m.endpointId, m.merchantId, m.retentionDays],
-  );
+  const { rows } = await db.query<{ started: number; due: number }>(START_SERIES, [m.eventId, m.endpointId, m.merchantId, m.retentionDays]);
   deliveriesDue(db, rows[0]!.due);
   return rows[0]!.started === 1;
 }
 
 /** A new series for every event since `since` whose latest series to the endpoint FAILED; returns how many. */
 export async function restartFailed(db: Executor, m: { merchantId: string; endpointId: string; since: string; retentionDays: number }): Promise<number> {
-  const { rows } = await db.query<{ started: number; due: number }>(
-    `WITH next AS (
-       UPDATE event_endpoints p SET ${NEW_SERIES}
-         AND p.endpoint_id = $1 AND p.merchant_id = $2 AND p.state = 'FAILED' AND p.event_created_at >= $3::timestamptz AND ${within(4)}
-       RETURNING p.event_id, p.endpoint_id, p.series, w.slow),
-     ${QUEUED}`,
-    [m.endpointId, m.merchantId, m.since, m.retentionDays],
-  );
+  const { rows } = await db.query<{ started: number; due: number }>(RESTART_FAILED, [m.endpointId, m.merchantId, m.since, m.retentionDays]);
   deliveriesDue(db, rows[0]!.due);
   return rows[0]!.started;
 }
