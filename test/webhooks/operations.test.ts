@@ -96,6 +96,7 @@ describe('POST /webhooks/{id}/redeliver', () => {
     const bodies = rx.hitsFor(path).map((h) => h.raw.toString());
     expect(new Set(bodies).size).toBe(1);
     await eventually(async () => (await t.request('GET', `/events/${eventId}`, { key: m.key })).body.data.deliveries.succeeded === 1);
+    expect((await t.request('GET', `/events/${eventId}`, { key: m.key })).body.data.deliveries).toEqual({ pending: 0, succeeded: 1, failed: 0 });
     expect((await t.request('GET', '/events?deliveryStatus=SUCCEEDED', { key: m.key })).body.data.map((x: any) => x.id)).toEqual([eventId]);
     expect((await t.request('GET', '/events?deliveryStatus=FAILED', { key: m.key })).body.data).toEqual([]);
   });
