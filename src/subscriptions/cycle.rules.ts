@@ -96,15 +96,22 @@ export function lastCycle(startDate: CivilDate, frequency: Frequency, endDate: C
   return firstCycleWhere((n) => (nominalOrNull(startDate, frequency, n) ?? AFTER_EVERY_DATE) > endDate) - 1;
 }
 
-/** The cycle due on `dueDate`, or null when no cycle of the subscription is due that day. */
-export function cycleOnDueDate(startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null, dueDate: CivilDate): number | null {
-  // Due dates grow with n (a business-day move is never as long as a week), so the first cycle due on or after dueDate is the only candidate.
+/** The first cycle due on `date` or later, with its due date; null when the subscription has none left by then. */
+export function firstCycleDueFrom(startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null, date: CivilDate): { n: number; dueDate: CivilDate } | null {
+  // Due dates grow with n (a business-day move is never as long as a week), so the search can halve.
   const dueOrNull = (n: number): CivilDate | null => {
     const nominal = nominalOrNull(startDate, frequency, n);
     return nominal === null || (endDate !== null && nominal > endDate) ? null : nextBusinessDay(nominal);
   };
-  const n = firstCycleWhere((k) => (dueOrNull(k) ?? AFTER_EVERY_DATE) >= dueDate);
-  return dueOrNull(n) === dueDate ? n : null;
+  const n = firstCycleWhere((k) => (dueOrNull(k) ?? AFTER_EVERY_DATE) >= date);
+  const dueDate = dueOrNull(n);
+  return dueDate === null ? null : { n, dueDate };
+}
+
+/** The cycle due on `dueDate`, or null when no cycle of the subscription is due that day. */
+export function cycleOnDueDate(startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null, dueDate: CivilDate): number | null {
+  const first = firstCycleDueFrom(startDate, frequency, endDate, dueDate);
+  return first?.dueDate === dueDate ? first.n : null;
 }
 
 /** The first cycle from `n` on that can still be issued on `today` (2 or more days before its due date); null when none is left. */

@@ -1,6 +1,6 @@
 import { addDays, isCivilDate, saoPauloDayStart, type CivilDate } from '../calendar/index.js';
 import { validationError } from '../platform/errors.js';
-import { ISSUE_DAYS_BEFORE, MIN_START_DAYS, cycleDueDate, earliestStartDate, hasCycle, lastCycle, type Frequency } from './cycle.rules.js';
+import { ISSUE_DAYS_BEFORE, MIN_START_DAYS, cycleDueDate, earliestStartDate, firstCycleDueFrom, hasCycle, lastCycle, type Frequency } from './cycle.rules.js';
 import type { Journey, SubscriptionCreate } from './subscription.schemas.js';
 
 /** A PUSH request the payer's bank has not answered expires after this many seconds, unless the merchant says otherwise. */
@@ -47,14 +47,12 @@ export function plannedIssueDay(startDate: CivilDate, frequency: Frequency, endD
   return hasCycle(startDate, frequency, endDate, n) ? addDays(cycleDueDate(startDate, frequency, n), -ISSUE_DAYS_BEFORE) : null;
 }
 
-/** The due date of the first cycle from `n` on that is due today or later; null when none is left. */
-export function nextDueDate(startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null, n: number, today: CivilDate): CivilDate | null {
-  for (let k = n; hasCycle(startDate, frequency, endDate, k); k++) {
-    const due = cycleDueDate(startDate, frequency, k);
-    if (due >= today) return due;
-  }
-  return null;
-}
+/**
+ * The subscription's next due date (docs/contract/subscriptions.md#subscription-object): the first cycle due today or
+ * later, whether its charge was issued yet or not; null when none is left.
+ */
+export const nextDueDate = (startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null, today: CivilDate): CivilDate | null =>
+  firstCycleDueFrom(startDate, frequency, endDate, today)?.dueDate ?? null;
 
 /** The last cycle's due date; null for an open-ended subscription. */
 export function lastDueDate(startDate: CivilDate, frequency: Frequency, endDate: CivilDate | null): CivilDate | null {

@@ -14,8 +14,8 @@ interface ViewOptions {
 
 /**
  * The subscription as the API shows it (docs/contract/subscriptions.md#subscription-object). `firstCharge` is journey 3's
- * immediate charge as charge lists show it; `nextDueDate` the due date of the first cycle from the next unclaimed
- * one that is due today or later, while the subscription is CREATED or ACTIVE.
+ * immediate charge as charge lists show it; `nextDueDate` the due date of the first cycle due today or later (issued
+ * or not), while the subscription is CREATED or ACTIVE.
  */
 export async function toSubscription(db: Executor, row: SubscriptionViewRow, opts: ViewOptions, now = new Date()): Promise<Subscription> {
   const firstRow = row.first_charge_id ? await selectChargeView(db, row.first_charge_id) : undefined;
@@ -37,7 +37,7 @@ export async function toSubscription(db: Executor, row: SubscriptionViewRow, opt
     brCode: code,
     imageBase64: code && qrPngDataUrl(code),
     firstCharge: firstRow ? toCharge(firstRow, { phone: false }) : null,
-    nextDueDate: open ? nextDueDate(row.start_date, row.frequency, row.end_date, row.next_cycle, saoPauloDate(now)) : null,
+    nextDueDate: open ? nextDueDate(row.start_date, row.frequency, row.end_date, saoPauloDate(now)) : null,
     createdAt: row.created_at.toISOString(),
     authorizedAt: row.authorized_at?.toISOString() ?? null,
     endedAt: row.ended_at?.toISOString() ?? null,

@@ -140,7 +140,7 @@ export function SubscriptionDetail({ id }: { id: string }) {
     ) : null,
     nextCycle !== null && open ? (
       <Paper key="upcoming" withBorder p="md">
-        <Title order={2} size="h4" mb="xs">{t.subs.upcomingToCharge}</Title>
+        <Title order={2} size="h4" mb="xs">{t.subs.upcoming}</Title>
         <CycleDates startDate={s.startDate} frequency={s.frequency} endDate={s.endDate} from={nextCycle} count={3} testId="subscription-upcoming" />
       </Paper>
     ) : null,
