@@ -27,6 +27,8 @@ export interface PayPageRow extends BrandRow {
   /** The paying PIX's end-to-end id, for the payer's receipt. */
   end2end_id: string | null;
   completion_url: string | null;
+  /** Where a payer who gives up goes back to: the store's page (a link while unpaid or expired). */
+  return_url: string | null;
   payment_link_id: string | null;
   /** Its link asks the payer nothing (a set price, no customer fields): a new checkout starts with one POST. */
   link_asks_nothing: boolean | null;
@@ -37,7 +39,7 @@ export interface PayPageRow extends BrandRow {
 export async function selectPayPage(db: Executor, id: string): Promise<PayPageRow | undefined> {
   const { rows } = await db.query<PayPageRow>(
     `SELECT k.id, charge_status(c.status, c.expires_at) AS status, k.amount, k.items, c.description, c.br_code, k.qr_png,
-       c.expires_at, c.paid_at, c.end2end_id, k.completion_url, k.payment_link_id,
+       c.expires_at, c.paid_at, c.end2end_id, k.completion_url, k.return_url, k.payment_link_id,
        pl.amount_min IS NULL AND cardinality(pl.customer_fields) = 0 AS link_asks_nothing, nullif(split_part(btrim(cu.name), ' ', 1), '') AS first_name,
        m.kyc_status, m.kyc_trade_name, m.kyc_legal_name, m.kyc_full_name, m.user_name, b.display_name, b.primary_color, b.logo_id
      FROM checkouts k

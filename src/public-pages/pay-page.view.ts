@@ -59,6 +59,7 @@ function pending(k: PayPageRow, t: Texts, lang: Lang, simulator: boolean, self: 
     <section class="waiting-help">
       <p class="muted">${esc(t.expiresAt(when(k.expires_at, lang)))} ${esc(t.waitingHelp)}</p>
       <p><a class="link" href="${esc(self)}">${esc(t.checkAgain)}</a></p>
+      ${backToStore(k, t)}
     </section>
     ${simulator ? `<form class="simulate" method="post" action="/pay/${esc(k.id)}/simulate${lang === 'en' ? '?lang=en' : ''}">
       <button type="submit" class="button secondary">${esc(t.simulate)}</button>
@@ -85,6 +86,10 @@ function newCheckoutButton(linkId: string, direct: boolean, t: Texts, lang: Lang
   return `<form class="new-checkout" method="get" action="/l/${esc(linkId)}">${lang === 'en' ? '<input type="hidden" name="lang" value="en">' : ''}${button}</form>`;
 }
 
+/** `returnUrl`: the way back to the store for a payer who does not pay (docs/contract/checkouts.md#payment-page). */
+const backToStore = (k: PayPageRow, t: Texts): string =>
+  k.return_url ? `<p><a class="link back" href="${esc(k.return_url)}" rel="noreferrer">${esc(t.backToStore)}</a></p>` : '';
+
 function settled(k: PayPageRow, t: Texts, lang: Lang): string {
   const done = (cls: string, title: string, help: string, extra = '') =>
     `<section class="outcome ${cls}" aria-labelledby="outcome-title"><h2 id="outcome-title">${esc(title)}</h2><p>${esc(help)}</p>${extra}</section>`;
@@ -95,7 +100,8 @@ function settled(k: PayPageRow, t: Texts, lang: Lang): string {
         ? `<p><a class="button completion" href="${esc(href)}" data-auto-follow="3">${esc(t.continue)}</a></p><p class="muted">${esc(t.redirecting)}</p>` : ''));
     }
     case 'EXPIRED':
-      return done('expired', t.expired, t.expiredHelp, k.payment_link_id ? newCheckoutButton(k.payment_link_id, k.link_asks_nothing === true, t, lang) : '');
+      return done('expired', t.expired, t.expiredHelp,
+        (k.payment_link_id ? newCheckoutButton(k.payment_link_id, k.link_asks_nothing === true, t, lang) : '') + backToStore(k, t));
     case 'REFUNDED':
       return done('refunded', t.refunded, t.refundedHelp);
     default:

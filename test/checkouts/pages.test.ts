@@ -114,6 +114,20 @@ describe('the payment page', () => {
     expect((await page(`/pay/${plain.id}`)).body).not.toContain('Gerar novo pagamento');
   });
 
+  it('returnUrl is the way back to the store while unpaid and once expired; never on a paid page, nor without one', async () => {
+    const m = await t.merchant();
+    const back = /<a class="link back" href="https:\/\/loja\.example\/carrinho\?x=1&amp;y=2" rel="noreferrer">Voltar para a loja<\/a>/;
+    const k = await createCheckout(t, m, { returnUrl: 'https://loja.example/carrinho?x=1&y=2' });
+    expect((await page(`/pay/${k.id}`)).body).toMatch(back);
+    expect((await page(`/pay/${k.id}?lang=en`)).body).toContain('Back to the store');
+    await t.pool.query("UPDATE charges SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 second' WHERE checkout_id = $1", [k.id]);
+    expect((await page(`/pay/${k.id}`)).body).toMatch(back);
+    const paid = await createCheckout(t, m, { returnUrl: 'https://loja.example/carrinho?x=1&y=2' });
+    await pay(t, paid.chargeId);
+    expect((await page(`/pay/${paid.id}`)).body).not.toContain('Voltar para a loja');
+    expect((await page(`/pay/${(await createCheckout(t, m)).id}`)).body).not.toContain('Voltar para a loja');
+  });
+
   it('a refunded checkout says its money was returned', async () => {
     const m = await t.merchant();
     const k = await createCheckout(t, m);
