@@ -66,41 +66,37 @@ const getRec = (api: ApiPixClient, idRec: string) => ask(() => api.find<Rec>(`/r
 const getCobr = (api: ApiPixClient, txid: string) => ask(() => api.find<CobR>(`/cobr/${txid}`, 'GET /cobr/{txid}'));
 
 /**
- * `POST …/rec` (webhookrec): `{recs: [{idRec, ...}]}`, each confirmed by `GET /rec/{idRec}` before it is applied.
- * Answers how many the PSP confirmed; what it does not is logged and counted, and changes nothing.
+ * Each hint of a notification confirmed by the PSP's GET before it is applied (docs/contract/psp.md): answers how many
+ * the PSP confirmed; what it does not is logged and counted, and changes nothing.
  */
-export async function receiveRecNotification(rt: Runtime, api: ApiPixClient, body: { recs?: Array<{ idRec: string }> } | null, log: WebhookLog): Promise<number> {
+async function confirmEach<H, T>(
+  hints: H[], same: (value: T, hint: H) => boolean, get: (hint: H) => ReturnType<typeof ask<T>>, apply: (value: T) => Promise<void>,
+  unconfirmed: (hint: H, reason: string) => void,
+): Promise<number> {
   let confirmed = 0;
-  for (const hint of body?.recs ?? []) {
-    const answer = await getRec(api, hint.idRec);
-    if (!answer.ok || answer.value.idRec !== hint.idRec) {
+  for (const hint of hints) {
+    const answer = await get(hint);
+    if (!answer.ok || !same(answer.value, hint)) {
       const reason = answer.ok ? 'mismatch' : answer.reason;
       unconfirmedNotifications.inc({ reason });
-      log.warn({ idRec: hint.idRec, reason }, 'API Pix webhookrec: recurrence not confirmed by the PSP; nothing changed');
+      unconfirmed(hint, reason);
       continue;
     }
     confirmed++;
-    await applyRec(rt, answer.value);
+    await apply(answer.value);
   }
   return confirmed;
 }
 
-/** `POST …/cobr` (webhookcobr): `{cobsr: [{txid, ...}]}`, each confirmed by `GET /cobr/{txid}` before it is applied. */
-export async function receiveCobrNotification(rt: Runtime, api: ApiPixClient, body: { cobsr?: Array<{ txid: string }> } | null, log: WebhookLog): Promise<number> {
-  let confirmed = 0;
-  for (const hint of body?.cobsr ?? []) {
-    const answer = await getCobr(api, hint.txid);
-    if (!answer.ok || answer.value.txid !== hint.txid) {
-      const reason = answer.ok ? 'mismatch' : answer.reason;
-      unconfirmedNotifications.inc({ reason });
-      log.warn({ txid: hint.txid, reason }, 'API Pix webhookcobr: cycle charge not confirmed by the PSP; nothing changed');
-      continue;
-    }
-    confirmed++;
-    await applyCobr(rt, answer.value);
-  }
-  return confirmed;
-}
+/** `POST …/rec` (webhookrec): `{recs: [{idRec, ...}]}`, each confirmed by `GET /rec/{idRec}`. */
+export const receiveRecNotification = (rt: Runtime, api: ApiPixClient, body: { recs?: Array<{ idRec: string }> } | null, log: WebhookLog): Promise<number> =>
+  confirmEach<{ idRec: string }, Rec>(body?.recs ?? [], (rec, h) => rec.idRec === h.idRec, (h) => getRec(api, h.idRec), (rec) => applyRec(rt, rec),
+    (h, reason) => log.warn({ idRec: h.idRec, reason }, 'API Pix webhookrec: recurrence not confirmed by the PSP; nothing changed'));
+
+/** `POST …/cobr` (webhookcobr): `{cobsr: [{txid, ...}]}`, each confirmed by `GET /cobr/{txid}`. */
+export const receiveCobrNotification = (rt: Runtime, api: ApiPixClient, body: { cobsr?: Array<{ txid: string }> } | null, log: WebhookLog): Promise<number> =>
+  confirmEach<{ txid: string }, CobR>(body?.cobsr ?? [], (cobr, h) => cobr.txid === h.txid, (h) => getCobr(api, h.txid), (cobr) => applyCobr(rt, cobr),
+    (h, reason) => log.warn({ txid: h.txid, reason }, 'API Pix webhookcobr: cycle charge not confirmed by the PSP; nothing changed'));
 
 const SWEEP_BATCH = 200;
 
