@@ -7,7 +7,7 @@ import { recordSent, sendAttempt } from './webhook-attempt.service.js';
 import { deliveriesInFlight } from './webhook.metrics.js';
 
 /** With nothing to wake it, a dispatcher looks for due attempts this often: other processes' retries, a dead worker's leases. */
-export const DISPATCH_POLL_MS = 1_000;
+const DISPATCH_POLL_MS = 1_000;
 /** A record or a hand-over that failed (the database away) is tried again after this long. */
 const RETRY_WRITE_MS = 500;
 

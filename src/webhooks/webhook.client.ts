@@ -123,19 +123,24 @@ const FREE_SOCKET_MS = 4_000;
 const MAX_POOLS = 512;
 const pools = new Map<string, http.Agent>();
 
+/**
+ * The socket connects to the address that was checked, never to a fresh DNS answer (DNS rebinding).
+ * Node 20 asks with `all: true` when autoSelectFamily is on.
+ */
+function pinnedLookup(target: { address: string; family: 4 | 6 }): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+}
+
 function pooled(isHttps: boolean, host: string, port: number, target: { address: string; family: 4 | 6 }): http.Agent {
   const key = `${isHttps ? 'https' : 'http'}://${host}:${port}@${target.address}`;
   let agent = pools.get(key);
   if (agent) {
     pools.delete(key); // most recently used last
   } else {
-    // The pinned lookup: the socket connects to the address that was checked, never to a fresh
-    // DNS answer (DNS rebinding). Node 20 asks with `all: true` when autoSelectFamily is on.
-    const lookup: LookupFunction = (_hostname, options, callback) => {
-      if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-      else callback(null, target.address, target.family);
-    };
-    const options = { keepAlive: true, timeout: FREE_SOCKET_MS, maxFreeSockets: 32, lookup, family: target.family };
+    const options = { keepAlive: true, timeout: FREE_SOCKET_MS, maxFreeSockets: 32, lookup: pinnedLookup(target), family: target.family };
     agent = isHttps ? new https.Agent(options) : new http.Agent(options);
     if (pools.size >= MAX_POOLS) pools.delete(pools.keys().next().value!);
   }
@@ -176,10 +181,7 @@ function postOnce(req: SendRequest, target: { address: string; family: 4 | 6 }, 
     options.agent = pooled(isHttps, host, port, target);
   } else {
     options.agent = false;
-    options.lookup = ((_hostname, o, callback) => {
-      if (o.all) callback(null, [{ address: target.address, family: target.family }]);
-      else callback(null, target.address, target.family);
-    }) as LookupFunction;
+    options.lookup = pinnedLookup(target);
   }
   // SNI and certificate checks use the name, not the pinned IP (SNI cannot carry an IP literal).
   if (isHttps && target.address !== host) options.servername = host;
