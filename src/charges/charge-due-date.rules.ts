@@ -103,7 +103,7 @@ const sumOf = (b: AmountBreakdown) => b.original - b.rebate - b.discount + b.fin
  * itself, or an earlier one when the payer's bank extended the due date for a local holiday; else, for an
  * amount no day explains, its difference to V as a discount (less) or interest (more).
  */
-export function paidBreakdownOf(
+function paidBreakdownOf(
   terms: DueDateTerms, amount: number, day: CivilDate, createdOn: CivilDate, reported?: AmountBreakdown | null,
 ): AmountBreakdown {
   if (reported && sumOf(reported) === amount) return reported;

@@ -11,7 +11,7 @@ export interface TermsProblem {
  * How far ahead a due date may lie: ten years of days. Not BACEN's rule but the calendar's bound — a date near
  * 9999-12-31 would push E, L and expiresAt past the last date there is.
  */
-export const MAX_DAYS_AHEAD = 3653;
+const MAX_DAYS_AHEAD = 3653;
 
 /** The most BACEN's money text `\d{1,10}\.\d{2}` can carry, in cents: the amount due must fit in it. */
 export const MAX_BACEN_CENTS = 999_999_999_999;
