@@ -1,7 +1,7 @@
 import { eventCtes } from '../events/event.sql.js';
 import { withStatementRetried, withTransaction, type Executor, type Tx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
-import { runExclusive } from '../platform/jobs.js';
+import { enqueue, runExclusive } from '../platform/jobs.js';
 import { askOrSend, sendRecorded, type PayoutSend, type SendRun } from '../providers/port/payout-send.service.js';
 import { markSeen } from '../providers/port/payout-send.sql.js';
 import { reportCompletedAfterFailed } from '../providers/port/payout.metrics.js';
@@ -13,6 +13,10 @@ import { toWithdrawalView } from './withdrawal.view.js';
 
 /** The processing job; one job key per withdrawal, so re-enqueueing (recovery) never duplicates a waiting job. */
 export const processJob = { task: 'withdrawal:process', key: (withdrawalId: string) => `withdrawal:process:${withdrawalId}` };
+
+/** Queues the withdrawal's processing job (a retry of a start, the recovery sweep); its key replaces a waiting one. */
+export const enqueueProcessing = (db: Executor, withdrawalId: string) =>
+  enqueue(db, processJob.task, { withdrawalId }, { jobKey: processJob.key(withdrawalId) });
 
 /**
  * Test-only fault injection: the points where a worker can die mid-way. `crashAt` makes processing

@@ -1,7 +1,7 @@
 import type { Executor } from '../platform/db.js';
 import { enqueue } from '../platform/jobs.js';
 import type { Runtime } from '../runtime.js';
-import { processJob } from './withdrawal-processing.service.js';
+import { enqueueProcessing } from './withdrawal-processing.service.js';
 import { selectStuckWithdrawalIds } from './withdrawal.sql.js';
 
 /**
@@ -24,6 +24,6 @@ export async function recoverStuckWithdrawals(rt: Runtime): Promise<string[]> {
   const ids = await selectStuckWithdrawalIds(rt.pool, rt.config.withdrawalStuckAfterMs, SWEEP_BATCH);
   // Adding a job under the key of one locked by a dead worker creates a fresh job and retires the old
   // one (graphile-worker's add_job), so the dead worker's job cannot run again when its lock expires.
-  for (const id of ids) await enqueue(rt.pool, processJob.task, { withdrawalId: id }, { jobKey: processJob.key(id) });
+  for (const id of ids) await enqueueProcessing(rt.pool, id);
   return ids;
 }

@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import { connectionStringOf } from '../platform/db.js';
-import { enqueue } from '../platform/jobs.js';
 import type { Runtime } from '../runtime.js';
-import { processJob, processWithdrawal } from './withdrawal-processing.service.js';
+import { enqueueProcessing, processWithdrawal } from './withdrawal-processing.service.js';
 
 /**
  * A withdrawal's processing starts in the process that created it, right after the create's commit, when
@@ -35,7 +34,7 @@ export function starterFor(pool: pg.Pool): Starter | undefined {
 export function takeWithdrawalStarts(rt: Runtime, slots: number): { stop(): Promise<void> } {
   const running = new Set<Promise<void>>();
   const queueJob = (id: string) =>
-    enqueue(rt.pool, processJob.task, { withdrawalId: id }, { jobKey: processJob.key(id) }).catch(() => {
+    enqueueProcessing(rt.pool, id).catch(() => {
       // The database is unreachable: the sweep finds the withdrawal once it is stuck.
     });
   const starter: Starter = {
