@@ -4,7 +4,7 @@ import type { ChargeViewRow } from './charge-view.sql.js';
 import type { DueRules } from './due-date.rules.js';
 import type { AmountBreakdown } from '../providers/port/cobv.port.js';
 import { deliveriesDue } from '../events/event-fanout.sql.js';
-import { countPosting, postingError, postingSql, type Posting } from '../ledger/ledger.js';
+import { postingSql, queryPosting, type Posting } from '../ledger/ledger.js';
 
 /** A charges row plus its effective status (PENDING past expires_at reads EXPIRED). */
 export interface ChargeRow {
@@ -150,7 +150,7 @@ export interface DueDatePaid {
  */
 export async function payCharge(db: Executor, w: PaymentWrite): Promise<boolean> {
   const p = new SqlParams();
-  const { rows } = await db.query<{ paid: number; due: number }>(
+  const rows = await queryPosting<{ paid: number; due: number }>(db, w.posting,
     `WITH paid AS (
        UPDATE charges SET status = 'PAID', paid_at = date_trunc('milliseconds', ${p.add(w.paidAt)}::timestamptz), end2end_id = ${p.add(w.endToEndId)},
          payer_name = ${p.add(w.payerName)}, payer_tax_id = ${p.add(w.payerTaxId)}${w.due ? `, paid_amount = ${p.add(w.due.paidAmount)},
@@ -162,9 +162,8 @@ export async function payCharge(db: Executor, w: PaymentWrite): Promise<boolean>
      posting AS (${postingSql(w.posting, p, 'paid')})
      SELECT (SELECT count(*) FROM paid)::int AS paid, (SELECT due FROM fanout) AS due, (SELECT count(*) FROM posting)::int AS posted`,
     p.values,
-  ).catch((err: unknown) => { throw postingError(err); });
+  );
   if (rows[0]!.paid === 0) return false;
-  countPosting(w.posting.kind);
   deliveriesDue(db, rows[0]!.due);
   return true;
 }

@@ -47,13 +47,12 @@ function postedEntries(posting: Posting): Entry[] {
 }
 
 /** A posting refused for a merchant balance that would go negative (SQLSTATE PX001): INSUFFICIENT_BALANCE naming it. */
-export function postingError(err: unknown): unknown {
+function postingError(err: unknown): unknown {
   const e = err as { code?: string; detail?: string };
   return e.code === 'PX001' ? new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance for merchant ${e.detail}`) : err;
 }
 
-/** Counts a posting written; a caller that posts inside a statement of its own calls it once that statement ran. */
-export const countPosting = (kind: string): void => void ledgerPostings.inc({ kind });
+const countPosting = (kind: string): void => void ledgerPostings.inc({ kind });
 
 /**
  * Writes one balanced set of entries and moves the merchant balances in the caller's transaction.
@@ -80,12 +79,22 @@ export async function post(tx: Tx, posting: Posting): Promise<number> {
 /**
  * The same posting as a query to put in a statement that does more (a payment in one statement,
  * charges/charge.sql.ts): ledger_post once per row of `from`, so nothing is posted when `from` is empty.
- * The caller maps a failure with postingError and counts it with countPosting.
+ * The statement runs through queryPosting.
  */
 export function postingSql(posting: Posting, params: SqlParams, from: string): string {
   const entries = postedEntries(posting);
   return `SELECT ledger_post(${params.add(posting.kind)}, ${params.add(posting.reference)}, ${params.add(entries.map((e) => e.account))}::text[],
     ${params.add(entries.map((e) => e.amount))}::bigint[]) AS id FROM ${from}`;
+}
+
+/**
+ * Runs a statement holding postingSql's query as a CTE whose row count it selects as `posted`: a refused
+ * posting becomes INSUFFICIENT_BALANCE as with post, and a posting written is counted as post counts it.
+ */
+export async function queryPosting<R>(db: Executor, posting: Posting, text: string, values: unknown[]): Promise<(R & { posted: number })[]> {
+  const { rows } = await db.query<R & { posted: number }>(text, values).catch((err: unknown) => { throw postingError(err); });
+  if (rows.some((r) => r.posted > 0)) countPosting(posting.kind);
+  return rows;
 }
 
 export interface Balance {

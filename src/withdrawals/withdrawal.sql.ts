@@ -1,5 +1,5 @@
 import { deliveriesDue } from '../events/event-fanout.sql.js';
-import { countPosting, postingError, postingSql, type Posting } from '../ledger/ledger.js';
+import { postingSql, queryPosting, type Posting } from '../ledger/ledger.js';
 import type { PixKeyType } from '../pix/index.js';
 import { SqlParams, type Executor } from '../platform/db.js';
 import type { SettledPayout } from '../providers/port/provider.port.js';
@@ -58,7 +58,7 @@ export async function insertWithdrawal(
     ? `, job AS (SELECT graphile_worker.add_job(${p.add(o.job.task)}, json_build_object('withdrawalId', ins.id), job_key => ${p.add(o.job.key)},
          max_attempts => 25) FROM ins)`
     : '';
-  const { rows } = await db.query<WithdrawalRow & { busy: boolean; posted: number }>(
+  const rows = await queryPosting<WithdrawalRow & { busy: boolean }>(db, o.reserve,
     `WITH busy AS (SELECT 1 FROM withdrawals WHERE merchant_id = ${merchant} AND status IN ('PENDING', 'PROCESSING') LIMIT 1),
      ins AS (
        INSERT INTO withdrawals (id, merchant_id, amount, fee, pix_key, pix_key_type, description, tax_id, callback_url)
@@ -70,10 +70,9 @@ export async function insertWithdrawal(
      SELECT EXISTS (SELECT 1 FROM busy) AS busy, (SELECT count(*) FROM posting)::int AS posted${o.job ? ', (SELECT count(*) FROM job)::int AS jobs' : ''}, ins.*
      FROM (SELECT 1) one LEFT JOIN ins ON true`,
     p.values,
-  ).catch((err: unknown) => { throw postingError(err); });
+  );
   const { busy, posted, ...row } = rows[0]!;
   if (!posted) return { busy, row: null };
-  countPosting(o.reserve.kind);
   delete (row as { jobs?: number }).jobs;
   return { busy, row: row as WithdrawalRow };
 }
@@ -128,7 +127,7 @@ export async function settleWithdrawal(
 ): Promise<WithdrawalRow | undefined> {
   const p = new SqlParams();
   const completed = result.status === 'COMPLETED';
-  const { rows } = await db.query<WithdrawalRow & { due: number }>(
+  const rows = await queryPosting<WithdrawalRow & { due: number }>(db, o.posting,
     `WITH done AS (
        UPDATE withdrawals SET status = ${p.add(result.status)}::text, end2end_id = ${p.add(completed ? result.endToEndId : null)}::text,
          failed_reason = ${p.add(completed ? null : result.reason)}::text, completed_at = CASE WHEN ${p.add(completed)}::boolean THEN now_ms() END,
@@ -138,11 +137,9 @@ export async function settleWithdrawal(
      posting AS (${postingSql(o.posting, p, 'done')})
      SELECT done.*, (SELECT due FROM fanout) AS due, (SELECT count(*) FROM posting)::int AS posted FROM done`,
     p.values,
-  ).catch((err: unknown) => { throw postingError(err); });
+  );
   if (!rows[0]) return undefined;
-  const { due, ...row } = rows[0];
-  delete (row as { posted?: number }).posted;
-  countPosting(o.posting.kind);
+  const { due, posted: _posted, ...row } = rows[0];
   deliveriesDue(db, due);
   return row as WithdrawalRow;
 }
