@@ -100,6 +100,13 @@ export async function selectChargeView(db: Executor, id: string, merchantId: str
   return rows[0];
 }
 
+/** Several charges in one query (a page of objects that each show one), by id; those not found are left out. */
+export async function selectChargeViews(db: Executor, ids: string[]): Promise<Map<string, ChargeViewRow>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<ChargeViewRow>(`${VIEW} WHERE c.id = ANY($1::text[])`, [ids]);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 /** Keyset-pagination query of a merchant's charges; `status` filters on the effective status. */
 export function listChargesQuery(merchantId: string, f: { id?: string; email?: string; status?: ChargeStatus }) {
   return {

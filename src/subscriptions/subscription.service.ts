@@ -1,6 +1,7 @@
 import { saoPauloDate } from '../calendar/index.js';
 import { assertCanCharge, chargeFee, checkTicket, netAmount } from '../charges/charge.rules.js';
 import type { Charge, ChargeWithImage } from '../charges/charge.schemas.js';
+import { selectChargeViews } from '../charges/charge-view.sql.js';
 import { createCharge, listCycleCharges } from '../charges/charge.service.js';
 import { selectActiveCustomer } from '../customers/customer.sql.js';
 import type { MerchantRow } from '../merchants/merchant.sql.js';
@@ -17,7 +18,7 @@ import type { Subscription, SubscriptionCreate, SubscriptionListFilters } from '
 import { authorizationDeadline, checkSubscriptionCreate, lastDueDate } from './subscription.rules.js';
 import { insertSubscription, listSubscriptionsQuery, selectSubscriptionView, type NewSubscription, type SubscriptionViewRow } from './subscription.sql.js';
 import { cancelByMerchant, EXPIRE_TASK } from './subscription-state.service.js';
-import { loadSubscription, toSubscription } from './subscription.view.js';
+import { loadSubscription, subscriptionOf } from './subscription.view.js';
 
 /** A journey-3 first charge can be paid as long as the subscription waits for its authorization, within a charge's bounds. */
 const MAX_FIRST_CHARGE_SECONDS = 2_592_000;
@@ -102,8 +103,8 @@ export async function listSubscriptions(rt: Runtime, merchantId: string, filters
   const { status, ...page } = filters;
   const scope = { merchantId, list: 'subscriptions', status };
   const result = await keysetPage<SubscriptionViewRow>(rt.pool, rt.cursors, scope, listSubscriptionsQuery(merchantId, { status }), page as PageRequest);
-  const items: Subscription[] = [];
-  for (const row of result.items) items.push(await toSubscription(rt.pool, row, { withCode: false }));
+  const firstCharges = await selectChargeViews(rt.pool, result.items.flatMap((r) => (r.first_charge_id ? [r.first_charge_id] : [])));
+  const items = result.items.map((row) => subscriptionOf(row, row.first_charge_id ? firstCharges.get(row.first_charge_id) : undefined, { withCode: false }));
   return { items, pagination: result.pagination };
 }
 

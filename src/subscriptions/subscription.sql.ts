@@ -194,7 +194,7 @@ export async function selectCycle(db: Executor, subscriptionId: string, cycle: n
   return rows[0];
 }
 
-/** The cycle a charge pays, locked (after its charge and subscription, in the order of lockSubscription). */
+/** The cycle a charge pays, without a lock (to find its subscription before locking that first). */
 export async function selectCycleOfCharge(db: Executor, chargeId: string): Promise<CycleRow | undefined> {
   const { rows } = await db.query<CycleRow>(`SELECT ${CYCLE_COLUMNS} FROM subscription_cycles WHERE charge_id = $1`, [chargeId]);
   return rows[0];
@@ -206,6 +206,7 @@ export async function selectCycleByTxid(db: Executor, txid: string): Promise<Cyc
   return rows[0];
 }
 
+/** The cycle a charge pays, locked (after its subscription, in the order of lockSubscription). */
 export async function lockCycleOfCharge(tx: Tx, chargeId: string): Promise<CycleRow | undefined> {
   const { rows } = await tx.query<CycleRow>(`SELECT ${CYCLE_COLUMNS} FROM subscription_cycles WHERE charge_id = $1 FOR UPDATE`, [chargeId]);
   return rows[0];

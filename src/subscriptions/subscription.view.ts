@@ -1,5 +1,5 @@
 import { saoPauloDate } from '../calendar/index.js';
-import { selectChargeView } from '../charges/charge-view.sql.js';
+import { selectChargeView, type ChargeViewRow } from '../charges/charge-view.sql.js';
 import { toCharge } from '../charges/charge.view.js';
 import { qrPngDataUrl } from '../pix/index.js';
 import type { Executor } from '../platform/db.js';
@@ -17,8 +17,12 @@ interface ViewOptions {
  * immediate charge as charge lists show it; `nextDueDate` the due date of the first cycle due today or later (issued
  * or not), while the subscription is CREATED or ACTIVE.
  */
-export async function toSubscription(db: Executor, row: SubscriptionViewRow, opts: ViewOptions, now = new Date()): Promise<Subscription> {
-  const firstRow = row.first_charge_id ? await selectChargeView(db, row.first_charge_id) : undefined;
+async function toSubscription(db: Executor, row: SubscriptionViewRow, opts: ViewOptions): Promise<Subscription> {
+  return subscriptionOf(row, row.first_charge_id ? await selectChargeView(db, row.first_charge_id) : undefined, opts);
+}
+
+/** toSubscription with its first charge already read (a list reads a page's first charges in one query). */
+export function subscriptionOf(row: SubscriptionViewRow, firstRow: ChargeViewRow | undefined, opts: ViewOptions): Subscription {
   const open = row.status === 'CREATED' || row.status === 'ACTIVE';
   const code = opts.withCode && row.status === 'CREATED' ? row.br_code : null;
   return {
@@ -37,7 +41,7 @@ export async function toSubscription(db: Executor, row: SubscriptionViewRow, opt
     brCode: code,
     imageBase64: code && qrPngDataUrl(code),
     firstCharge: firstRow ? toCharge(firstRow, { phone: false }) : null,
-    nextDueDate: open ? nextDueDate(row.start_date, row.frequency, row.end_date, saoPauloDate(now)) : null,
+    nextDueDate: open ? nextDueDate(row.start_date, row.frequency, row.end_date, saoPauloDate(new Date())) : null,
     createdAt: row.created_at.toISOString(),
     authorizedAt: row.authorized_at?.toISOString() ?? null,
     endedAt: row.ended_at?.toISOString() ?? null,

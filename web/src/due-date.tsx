@@ -79,16 +79,15 @@ export function samples(terms: DueDateTerms, today: CivilDate, t: Dict): Sample[
   return [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, labels]) => ({ date, labels, due: amountDue(terms, date)! }));
 }
 
+const SIGNS = [['rebate', '−'], ['discount', '−'], ['fine', '+'], ['interest', '+']] as const;
+
+/** The parts of an amount after the original that are not zero, in the rules' order: their name and `− R$ 10,00`. */
+const changes = (b: AmountBreakdown, t: Dict): Array<[string, string]> =>
+  SIGNS.filter(([k]) => b[k]).map(([k, sign]) => [t.dueDate.parts[k], `${sign} ${money(b[k])}`]);
+
 /** `R$ 1.000,00 − R$ 10,00 abatimento + R$ 20,00 multa`: the parts that are not zero. */
-function breakdownText(b: AmountBreakdown, t: Dict): string {
-  const p = t.dueDate.parts;
-  const parts = [money(b.original)];
-  if (b.rebate) parts.push(`− ${money(b.rebate)} ${p.rebate.toLowerCase()}`);
-  if (b.discount) parts.push(`− ${money(b.discount)} ${p.discount.toLowerCase()}`);
-  if (b.fine) parts.push(`+ ${money(b.fine)} ${p.fine.toLowerCase()}`);
-  if (b.interest) parts.push(`+ ${money(b.interest)} ${p.interest.toLowerCase()}`);
-  return parts.join(' ');
-}
+const breakdownText = (b: AmountBreakdown, t: Dict): string =>
+  [money(b.original), ...changes(b, t).map(([name, signed]) => `${signed} ${name.toLowerCase()}`)].join(' ');
 
 /** The sample days as a table that fits a phone: the day and what it is on the left, the amount on the right. */
 export function SampleTable({ rows }: { rows: Sample[] }) {
@@ -119,12 +118,7 @@ export function SampleTable({ rows }: { rows: Sample[] }) {
 /** An amount and its parts (the API's `breakdown` or `paidBreakdown`), zeros left out. */
 export function Breakdown({ total, parts, testId }: { total: number; parts: AmountBreakdown; testId: string }) {
   const { t } = useLang();
-  const p = t.dueDate.parts;
-  const rows: Array<[string, string]> = [[p.original, money(parts.original)]];
-  if (parts.rebate) rows.push([p.rebate, `− ${money(parts.rebate)}`]);
-  if (parts.discount) rows.push([p.discount, `− ${money(parts.discount)}`]);
-  if (parts.fine) rows.push([p.fine, `+ ${money(parts.fine)}`]);
-  if (parts.interest) rows.push([p.interest, `+ ${money(parts.interest)}`]);
+  const rows: Array<[string, string]> = [[t.dueDate.parts.original, money(parts.original)], ...changes(parts, t)];
   return (
     <Table data-testid={testId} withRowBorders={false} verticalSpacing={2}>
       <Table.Tbody>
