@@ -20,11 +20,6 @@ export function when(iso: string | null | undefined, locale = 'pt-BR'): string {
   return f.format(new Date(iso));
 }
 
-/** `YYYY-MM-DD` of an instant in São Paulo (the statement's day). */
-export function spDate(d: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-}
-
 const civil = new Map<string, Intl.DateTimeFormat>();
 /**
  * A calendar day (`2026-02-02`, a due date: no time, no zone) as people read it: `02/02/2026`, or `seg., 02/02/2026`

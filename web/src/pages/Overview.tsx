@@ -3,7 +3,8 @@ import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/c
 import { Link } from 'wouter';
 import { api, ApiError, type ChargeListItem, type DailyLine, type Page, type Store, type Subscription } from '../api';
 import { Loading, PageHeader, useLoad } from '../components';
-import { dayLabel, money, moneyCompact, spDate } from '../format';
+import { saoPauloDate } from '../../../src/calendar/index';
+import { dayLabel, money, moneyCompact } from '../format';
 import { useT } from '../i18n';
 
 const DAY = 86_400_000;
@@ -13,7 +14,7 @@ const SUBSCRIPTIONS_COUNTED = 100;
 /** The 30 São Paulo days ending today. */
 function lastDays(): string[] {
   const days: string[] = [];
-  for (let i = 29; i >= 0; i--) days.push(spDate(new Date(Date.now() - i * DAY)));
+  for (let i = 29; i >= 0; i--) days.push(saoPauloDate(new Date(Date.now() - i * DAY)));
   return [...new Set(days)];
 }
 
@@ -37,7 +38,7 @@ async function receivedPerDay(): Promise<{ days: Array<{ date: string; received:
     const res: Page<ChargeListItem> = await api.page<ChargeListItem>(`/transparents/list?limit=100${after}`);
     for (const c of res.data) {
       if (!c.paidAt) continue;
-      const d = spDate(new Date(c.paidAt));
+      const d = saoPauloDate(new Date(c.paidAt));
       if (sums.has(d)) sums.set(d, sums.get(d)! + c.amount);
     }
     const last = res.data[res.data.length - 1];
