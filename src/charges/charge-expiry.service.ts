@@ -1,5 +1,5 @@
-import { emitEvent } from '../events/event.sql.js';
-import { withTransaction, type Executor } from '../platform/db.js';
+import { emitEvent, type NewEvent } from '../events/event.sql.js';
+import { withTransaction, type Executor, type Tx } from '../platform/db.js';
 import { enqueue, type EnqueueOptions } from '../platform/jobs.js';
 import type { Runtime } from '../runtime.js';
 import { enqueueDueExpiries, lockCharge, setChargeStatus } from './charge.sql.js';
@@ -40,7 +40,12 @@ export async function expireCharge(rt: Runtime, chargeId: string): Promise<void>
     if (!charge || charge.status !== 'PENDING') return;
     // Run early (clock skew between worker and database): come back when it is due.
     if (charge.effective_status !== 'EXPIRED') return enqueue(tx, EXPIRE_TASK, { chargeId }, expiryJob(chargeId, charge.expires_at));
-    await setChargeStatus(tx, chargeId, 'EXPIRED');
-    await emitEvent(tx, { merchantId: charge.merchant_id, type: 'CHARGE_EXPIRED', data: await loadCharge(tx, chargeId) });
+    await emitEvent(tx, await markExpired(tx, charge.merchant_id, chargeId));
   });
+}
+
+/** A locked charge becomes EXPIRED for good; answers its CHARGE_EXPIRED for the caller to record with the change's other events. */
+export async function markExpired(tx: Tx, merchantId: string, chargeId: string): Promise<NewEvent> {
+  await setChargeStatus(tx, chargeId, 'EXPIRED');
+  return { merchantId, type: 'CHARGE_EXPIRED', data: await loadCharge(tx, chargeId) };
 }

@@ -1,7 +1,7 @@
 import { saoPauloDate } from '../calendar/index.js';
 import type { ChargeStatus } from '../charges/charge.schemas.js';
-import { lockCharge, setChargeStatus } from '../charges/charge.sql.js';
-import { loadCharge } from '../charges/charge.view.js';
+import { markExpired } from '../charges/charge-expiry.service.js';
+import { lockCharge } from '../charges/charge.sql.js';
 import { emitEvents, type NewEvent } from '../events/event.sql.js';
 import { withTransaction, type Executor, type Tx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
@@ -86,10 +86,16 @@ export function assertAwaitingAuthorization(sub: SubscriptionRow): void {
 /**
  * Ends a subscription: the status, endedAt and endedBy, its event, and — when cancelled — its cycles not yet paid
  * (their charges EXPIRED with CANCELLED_REASON, CHARGE_EXPIRED each) and the provider told after the commit.
+ * Journey 3 ended while CREATED (rejected, cancelled) takes its unpaid first charge with it: paying that charge means
+ * accepting the recurrence, so it cannot stay payable once the recurrence is refused (docs/contract/subscriptions.md#states).
  */
 async function endSubscription(tx: Tx, sub: SubscriptionRow, status: SubscriptionStatus, endedBy: EndedBy | null): Promise<Subscription> {
   await markEnded(tx, sub.id, status, endedBy);
   const expired: NewEvent[] = [];
+  if (sub.status === 'CREATED' && sub.first_charge_id) {
+    const first = await lockCharge(tx, 'id', sub.first_charge_id);
+    if (first?.effective_status === 'PENDING') expired.push(await markExpired(tx, first.merchant_id, first.id));
+  }
   if (status === 'CANCELLED') {
     for (const cycle of await selectCycles(tx, sub.id)) {
       if (!cycle.charge_id) continue; // a claim not yet written: never written now (subscription-cycle.service.ts)
@@ -108,9 +114,8 @@ async function endSubscription(tx: Tx, sub: SubscriptionRow, status: Subscriptio
  * CHARGE_EXPIRED for the caller to record with the other events of the change, in their order.
  */
 export async function expireCycleCharge(tx: Tx, merchantId: string, chargeId: string, reason: string): Promise<NewEvent> {
-  await setChargeStatus(tx, chargeId, 'EXPIRED');
   await setCycleFailed(tx, chargeId, reason);
-  return { merchantId, type: 'CHARGE_EXPIRED', data: await loadCharge(tx, chargeId) };
+  return markExpired(tx, merchantId, chargeId);
 }
 
 /** POST /subscriptions/{id}/cancel: the merchant ends a CREATED or ACTIVE subscription. */

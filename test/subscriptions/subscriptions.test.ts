@@ -166,6 +166,21 @@ describe('states and events', () => {
     await waitForStatus(t, m, s.id, 'ACTIVE');
   });
 
+  it('journey 3 ended before it was paid (the payer rejects, the merchant cancels): its first charge is EXPIRED, no longer payable', async () => {
+    for (const end of ['reject', 'cancel'] as const) {
+      const s = await subscribe(t, m, customerId, { journey: 'QR_WITH_PAYMENT', firstPayment: { amount: 2_500 } });
+      const ended = end === 'reject'
+        ? await sim(t, `/subscriptions/${s.id}/reject`)
+        : (await t.request('POST', `/subscriptions/${s.id}/cancel`, { key: m.key })).body.data;
+      expect(ended.status).toBe(end === 'reject' ? 'REJECTED' : 'CANCELLED');
+      expect(ended.firstCharge).toMatchObject({ id: s.firstCharge.id, status: 'EXPIRED' });
+      expectError(await t.admin('POST', `/admin/simulator/charges/${s.firstCharge.id}/pay`), 400, 'INVALID_STATE');
+      // One state change, in order: the charge's CHARGE_EXPIRED, then the subscription's own event.
+      const mine = (await events(t, m.id)).filter((e) => e.data.id === s.id || e.data.id === s.firstCharge.id).slice(-2);
+      expect(mine.map((e) => e.type)).toEqual(['CHARGE_EXPIRED', end === 'reject' ? 'SUBSCRIPTION_REJECTED' : 'SUBSCRIPTION_CANCELLED']);
+    }
+  });
+
   it('PUSH: the payer\'s bank authorizes or rejects the request', async () => {
     const body = { journey: 'PUSH', payerAccount: { ispb: '12345678', branch: '0001', account: '99' } };
     const a = await subscribe(t, m, customerId, body);
