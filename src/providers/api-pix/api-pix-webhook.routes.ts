@@ -35,15 +35,17 @@ const Received = Envelope(Type.Object({ received: Type.Integer() }));
  * `…/webhook/<token>/pix` (and `/rec`, `/cobr`). A wildcard, not a `:token` parameter: tokens may be up to 256
  * characters (docs/contract/psp.md#psp-notifications) and every other route keeps the 100-character parameter limit.
  */
-const TOKEN_IN_PATH = /^([^/]+)\/(pix|rec|cobr)$/;
-type Kind = 'pix' | 'rec' | 'cobr';
+const KINDS = ['pix', 'rec', 'cobr'] as const;
+type Kind = (typeof KINDS)[number];
+const TOKEN_IN_PATH = new RegExp(`^([^/]+)/(${KINDS.join('|')})$`);
+const KIND_AT_END = new RegExp(`/(${KINDS.join('|')})$`);
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** The token may sit in the path: logged request URLs never show it. */
 const logSerializers = {
   req: (req: FastifyRequest) => ({
-    method: req.method, url: `/providers/api-pix/webhook/[redacted]/${/\/(pix|rec|cobr)$/.exec(req.url.split('?')[0]!)?.[1] ?? ''}`, remoteAddress: req.ip,
+    method: req.method, url: `/providers/api-pix/webhook/[redacted]/${KIND_AT_END.exec(req.url.split('?')[0]!)?.[1] ?? ''}`, remoteAddress: req.ip,
   }),
 };
 
@@ -76,7 +78,7 @@ export function apiPixWebhookRoutes(rt: Runtime, api: ApiPixClient) {
       kind === 'pix' ? receivePixNotification(rt, api, body as { pix?: PixEntry[] } | null, log)
       : kind === 'rec' ? receiveRecNotification(rt, api, body, log)
       : receiveCobrNotification(rt, api, body, log);
-    for (const kind of ['pix', 'rec', 'cobr'] as const) {
+    for (const kind of KINDS) {
       app.post(`/webhook/${kind}`, { schema, logSerializers }, async (req) => ok({ received: await receive(kind, req.body, req.log) }));
     }
     app.post('/webhook/*', { schema, logSerializers }, async (req) => {
