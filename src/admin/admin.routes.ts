@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { issueApiKey, revokeApiKey } from '../auth/api-key.service.js';
-import { CreatedBy, KeyRole } from '../auth/api-key.routes.js';
+import { CreatedBy, KeyRole } from '../auth/api-key.schemas.js';
 import { MerchantCreateBody, MerchantPatchBody, MerchantSchema } from '../merchants/merchant.schemas.js';
 import { createMerchant, getMerchant, listMerchants, patchMerchant } from '../merchants/merchant.service.js';
 import { Envelope, errorResponses, ListEnvelope, ok, Timestamp } from '../platform/http/envelope.js';

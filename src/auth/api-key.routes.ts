@@ -1,31 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { Envelope, errorResponses, ListEnvelope, Nullable, ok, StringEnum, Timestamp } from '../platform/http/envelope.js';
+import { Envelope, errorResponses, ListEnvelope, ok } from '../platform/http/envelope.js';
 import { PageQuery } from '../platform/pagination.js';
 import { withStatement } from '../platform/db.js';
 import type { Runtime } from '../runtime.js';
 import { sealedReplay } from './sealed-answer.crypto.js';
 import { issueOwnApiKey, listApiKeys, revokeOwnApiKey, type IssuedApiKey } from './api-key.service.js';
-import { assertSession, KEY_ROLES, requireSession, sessionSecurity } from './permission.rules.js';
+import { CreateBody, IssuedKey, KeyView } from './api-key.schemas.js';
+import { assertSession, requireSession, sessionSecurity } from './permission.rules.js';
 
 const tags = ['api-keys'];
-// What a key may do (docs/contract/access.md#key-roles): FULL is every merchant route but API keys and the team; the others, that row of the roles table.
-export const KeyRole = StringEnum(KEY_ROLES);
-export const CreatedBy = Nullable(Type.String({ description: 'The user who made the key; null for the operator\'s keys' }));
-const CreateBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  // Default: the widest the maker may mint (OWNER: FULL, DEVELOPER: DEVELOPER).
-  role: Type.Optional(KeyRole),
-});
-const IssuedKey = Type.Object({
-  id: Type.String(), name: Type.String(), key: Type.String({ description: 'pxg_...; shown once' }), last4: Type.String(),
-  role: KeyRole, createdBy: CreatedBy, createdAt: Timestamp,
-});
-const KeyView = Type.Object({
-  id: Type.String(), name: Type.String(), last4: Type.String(), role: KeyRole, createdBy: CreatedBy, createdAt: Timestamp,
-  lastUsedAt: Nullable(Timestamp), revokedAt: Nullable(Timestamp),
-});
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /** Self-service API keys (docs/contract/access.md#api-keys): OWNER and DEVELOPER, with a session — never with an API key; each key with a role (docs/contract/access.md#key-roles). */
