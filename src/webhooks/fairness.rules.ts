@@ -1,4 +1,4 @@
-/** Endpoints proven fast that a process remembers, the least recently answered forgotten first (a forgotten one only loses its burst). */
+/** Endpoints proven fast that a process remembers, the least recently answered forgotten first (one forgotten only loses its burst). */
 const REMEMBERED_ENDPOINTS = 10_000;
 
 /** Which of a process's fast-lane slots a delivery holds. */
@@ -8,10 +8,10 @@ export type FastSlot = 'share' | 'burst';
  * The fast lane's slots of one process (docs/webhooks.md, "Fairness"). `slots` are shared among merchants: a
  * merchant may hold at most `share` of them at once (two fifths), so one merchant whose receivers hang cannot
  * take the slots other merchants' deliveries need. Beside them, as many **burst** slots, first come first served,
- * for deliveries to endpoints that answer fast: whose latest attempt in this process succeeded within
- * a tenth of the timeout (`fastMs`) and none of whose attempts is in flight for longer. A merchant paid often with many fast
- * endpoints spills nothing while it bursts; a fresh endpoint, or one that starts to hang, holds no burst slot
- * beyond the first `fastMs`, and the shared slots follow the rule above whatever the burst slots hold.
+ * for deliveries to endpoints that answer fast: whose latest attempt in this process succeeded within `fastMs`
+ * (a tenth of the timeout) and none of whose attempts is in flight for longer. A merchant paid often with many
+ * fast endpoints spills nothing while it bursts; a fresh endpoint, or one that starts to hang, holds no burst
+ * slot beyond the first `fastMs`, and the shared slots follow the rule above whatever the burst slots hold.
  * Everything else beyond a merchant's share goes to the slow lane (slow-lane.tasks.ts). Counted per process:
  * every worker process enforces the same rule on its own slots, so it holds for a fleet as a whole.
  */
