@@ -163,9 +163,9 @@ export async function buildHttp(rt: Runtime, logStream?: NodeJS.WritableStream):
  * A worker process: the webhook dispatcher and the job queue's runners. Webhook deliveries are not jobs: the
  * dispatcher (src/webhooks/dispatch.tasks.ts) claims due deliveries in batches and sends them on its own slots,
  * holding no database connection while receivers answer. Deliveries to slow endpoints, and a merchant's beyond
- * its share of the dispatcher's slots, wait on their pairs for the slow lane's drains, one job slot per slow
- * endpoint (src/webhooks/slow-lane.tasks.ts), in a runner of their own so that ten slow receivers cannot hold
- * up payouts, refunds or expiry. A runner only takes jobs of the tasks it knows. The withdrawals this process's
+ * its share of the dispatcher's slots and the burst slots of endpoints that answer fast (fairness.rules.ts), wait
+ * on their pairs for the slow lane's drains, one job slot per slow endpoint (src/webhooks/slow-lane.tasks.ts), in
+ * a runner of their own so that ten slow receivers cannot hold up payouts, refunds or expiry. A runner only takes jobs of the tasks it knows. The withdrawals this process's
  * API creates start here without a job, on slots of their own (src/withdrawals/withdrawal-start.service.ts).
  */
 export async function runWorker(rt: Runtime, concurrency = 10): Promise<{ stop(): Promise<void> }> {

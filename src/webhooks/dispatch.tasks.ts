@@ -2,7 +2,7 @@ import { DELIVERIES_DUE } from '../events/event-fanout.sql.js';
 import { ListenFeed } from '../platform/listen-feed.js';
 import type { Runtime } from '../runtime.js';
 import { claimDispatch, moveToSlowLane, type AttemptRecord, type DeliveryTarget } from './delivery.sql.js';
-import { FastLaneShares } from './fairness.rules.js';
+import { FastLaneShares, type FastSlot } from './fairness.rules.js';
 import { recordSent, sendAttempt } from './webhook-attempt.service.js';
 import { deliveriesInFlight } from './webhook.metrics.js';
 
@@ -21,14 +21,13 @@ export interface DispatcherOptions {
  * claims as many due attempts as it has free slots, in one statement (oldest first, each leased for the
  * timeout + 30 s, so a worker that dies mid-attempt leaves them due again), sends each on its own, and records
  * whatever has finished in one statement while the next are in flight. A merchant holds at most its share of
- * the slots (fairness.rules.ts); its excess, and attempts to an endpoint flagged slow, go unsent to the slow
- * lane (slow-lane.tasks.ts). It wakes when deliveries are made due: in this process after their commit, from
+ * the shared slots, and burst slots only for endpoints that answer fast (fairness.rules.ts); its excess, and
+ * attempts to an endpoint flagged slow, go unsent to the slow lane (slow-lane.tasks.ts). It wakes when deliveries are made due: in this process after their commit, from
  * other processes by NOTIFY (platform/wakeup.ts), for a retry it recorded at its time, and every `pollMs`.
  * Claims and records commit unflushed: losing one only sends an attempt again (at least once).
  */
 export class Dispatcher {
   private readonly shares: FastLaneShares;
-  private readonly slots: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private inFlight = 0;
@@ -49,10 +48,9 @@ export class Dispatcher {
   private readonly sendsInOrder = new Map<string, { tail: Promise<void> }>();
 
   constructor(private readonly rt: Runtime, o: DispatcherOptions) {
-    this.slots = o.slots;
     this.pollMs = o.pollMs ?? DISPATCH_POLL_MS;
     this.leaseMs = rt.config.webhookTimeoutMs + 30_000;
-    this.shares = new FastLaneShares(o.slots);
+    this.shares = new FastLaneShares(o.slots, rt.config.webhookTimeoutMs / 10);
   }
 
   async start(): Promise<void> {
@@ -78,7 +76,7 @@ export class Dispatcher {
   /** Whether this process takes newly due attempts now (a free slot); if not, another process is asked. */
   wake(): boolean {
     if (this.stopped) return false;
-    if (this.inFlight >= this.slots) {
+    if (this.inFlight >= this.shares.capacity) {
       this.missed = true;
       return false;
     }
@@ -101,7 +99,7 @@ export class Dispatcher {
     try {
       while (!this.stopped) {
         this.claimAgain = false;
-        const room = this.slots - this.inFlight;
+        const room = this.shares.capacity - this.inFlight;
         if (room <= 0) break;
         const batch = await claimDispatch(this.rt.pool, room, this.leaseMs);
         this.backlog = batch.length === room;
@@ -121,19 +119,20 @@ export class Dispatcher {
     for (const target of batch) {
       // Events one state change recorded reach an endpoint in their order, each after the one before it was answered:
       // CHECKOUT_PAID after its CHARGE_PAID (docs/contract/checkouts.md#checkout-events); the claim lists them in that
-      // order. A chain is sent on its first event's share of the slots, held until its last send is answered.
+      // order. A chain is sent on its first event's slot (shared or burst), held until its last send is answered.
       const change = `${target.endpoint_id} ${target.event_created_at.getTime()}`;
       const chain = this.sendsInOrder.get(change);
-      if (!chain && (target.slow || !this.shares.take(target.merchant_id))) {
+      const slot = chain || target.slow ? null : this.shares.take(target.merchant_id, target.endpoint_id);
+      if (!chain && !slot) {
         toSlowLane.push(target);
         continue;
       }
       this.inFlight++;
       deliveriesInFlight.inc();
-      const sent = chain ? chain.tail.then(() => sendAttempt(this.rt, target)) : sendAttempt(this.rt, target);
+      const sent = chain ? chain.tail.then(() => this.send(target)) : this.send(target);
       const link = { tail: sent.then(() => undefined, () => undefined) };
       if (chain) chain.tail = link.tail;
-      else this.track(this.endOfChain(change, link, target.merchant_id));
+      else this.track(this.endOfChain(change, link, target.merchant_id, slot!));
       this.track(sent.then((record) => {
         if (record) this.record(record);
       }).catch(() => {
@@ -150,15 +149,27 @@ export class Dispatcher {
     if (toSlowLane.length) this.track(this.retrying(() => moveToSlowLane(this.rt.pool, toSlowLane)));
   }
 
-  /** Frees a chain's share once its last send (a follower may join while one is in flight) is answered. */
-  private async endOfChain(change: string, chain: { tail: Promise<void> }, merchantId: string): Promise<void> {
+  /** One attempt, its endpoint's answer counted for its burst (fairness.rules.ts). */
+  private async send(target: DeliveryTarget): Promise<AttemptRecord | undefined> {
+    const answered = this.shares.started(target.endpoint_id);
+    let record: AttemptRecord | undefined;
+    try {
+      record = await sendAttempt(this.rt, target);
+      return record;
+    } finally {
+      answered(record);
+    }
+  }
+
+  /** Frees a chain's slot once its last send (a follower may join while one is in flight) is answered. */
+  private async endOfChain(change: string, chain: { tail: Promise<void> }, merchantId: string, slot: FastSlot): Promise<void> {
     this.sendsInOrder.set(change, chain);
     for (let seen = chain.tail; ; seen = chain.tail) {
       await seen;
       if (seen === chain.tail) break;
     }
     this.sendsInOrder.delete(change);
-    this.shares.release(merchantId);
+    this.shares.release(merchantId, slot);
   }
 
   private record(record: AttemptRecord): void {

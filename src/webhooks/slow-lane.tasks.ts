@@ -49,11 +49,12 @@ export async function drain(rt: Runtime, payload: unknown, stopping?: AbortSigna
   await queueNextDrain(rt.pool, endpointId);
 }
 
-const SWEEP_EVERY_MS = 30_000;
-
 /**
- * A pair that commits while its endpoint's drain is ending (after that drain looked for the next run)
- * finds a drain running and queues none; this sweep queues it one when it is half a minute overdue.
+ * A pair that commits while its endpoint's drain is ending (after that drain looked for the next run) finds a
+ * drain running and queues none; this sweep queues it one when it is this overdue. Short: since burst slots
+ * (fairness.rules.ts), spills are rare and each lost wake-up is a delivery late by up to twice this.
  */
+const SWEEP_EVERY_MS = 5_000;
+
 export const drainSweep = (db: Executor) =>
   periodicTask(db, 'webhooks.drain-sweep', SWEEP_EVERY_MS, () => queueOverdueDrains(db, SWEEP_EVERY_MS));

@@ -121,6 +121,11 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
  */
 const FREE_SOCKET_MS = 4_000;
 const MAX_POOLS = 512;
+/**
+ * Idle sockets a pool keeps: as many as a dispatcher has attempts in flight (100 with the default worker), so a
+ * burst to one receiver finds its connections open next time instead of closing and reconnecting the excess.
+ */
+const MAX_FREE_SOCKETS = 128;
 const pools = new Map<string, http.Agent>();
 
 /**
@@ -140,7 +145,7 @@ function pooled(isHttps: boolean, host: string, port: number, target: { address:
   if (agent) {
     pools.delete(key); // most recently used last
   } else {
-    const options = { keepAlive: true, timeout: FREE_SOCKET_MS, maxFreeSockets: 32, lookup: pinnedLookup(target), family: target.family };
+    const options = { keepAlive: true, timeout: FREE_SOCKET_MS, maxFreeSockets: MAX_FREE_SOCKETS, lookup: pinnedLookup(target), family: target.family };
     agent = isHttps ? new https.Agent(options) : new http.Agent(options);
     if (pools.size >= MAX_POOLS) pools.delete(pools.keys().next().value!);
   }

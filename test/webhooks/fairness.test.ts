@@ -69,4 +69,25 @@ describe('fairness between merchants', () => {
     expect(drains).toBeGreaterThan(0);
     expect(drains).toBeLessThanOrEqual(20);
   });
+
+  it('a merchant\'s endpoints that answer fast take burst slots beyond its share instead of the slow lane', async () => {
+    const m = await t.merchant();
+    // Every attempt here answers in 150 ms, well within a tenth of the timeout: the endpoints are fast.
+    const paths = Array.from({ length: 20 }, () => rx.path(...Array.from({ length: 4 }, () => ({ hangMs: 150 }))));
+    for (const path of paths) await register(t, m.key, rx.url(path), ['CHARGE_PAID']);
+    const recorded = async () => (await t.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhook_deliveries WHERE merchant_id = $1 AND success', [m.id])).rows[0]!.n;
+    await emit(t, m.id, 'CHARGE_PAID', { id: 'chg_first' });
+    await eventually(async () => (await recorded()) === 20, TIMEOUT);
+    await t.pool.query(`
+      CREATE TABLE spills (merchant_id text);
+      CREATE FUNCTION log_spill() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO spills VALUES (NEW.merchant_id); RETURN NULL; END $$;
+      CREATE TRIGGER log_spill AFTER UPDATE OF slow_lane ON event_endpoints FOR EACH ROW WHEN (NEW.slow_lane AND NOT OLD.slow_lane)
+        EXECUTE FUNCTION log_spill();`);
+    // 60 deliveries at once: three times its share of the shared slots.
+    for (let i = 0; i < 3; i++) await emit(t, m.id, 'CHARGE_PAID', { id: `chg_burst${i}` });
+    await eventually(async () => (await recorded()) === 80, TIMEOUT);
+    const spilled = (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM spills WHERE merchant_id = $1', [m.id])).rows[0]!.n;
+    expect(spilled).toBe(0);
+  });
 });
