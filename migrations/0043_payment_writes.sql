@@ -96,3 +96,10 @@ END $$;
 CREATE UNIQUE INDEX charges_end2end_id ON charges (end2end_id) WHERE end2end_id IS NOT NULL;
 CREATE UNIQUE INDEX charges_checkout_id ON charges (checkout_id) WHERE checkout_id IS NOT NULL;
 ALTER TABLE charges DROP CONSTRAINT charges_end2end_id_key, DROP CONSTRAINT charges_checkout_id_key;
+
+-- 3. events.merchant_id's foreign key goes. An event's merchant is the one of the row whose change causes it
+--    (a charge, a withdrawal, a refund…, each with its own key to merchants) or of the endpoint it tests, and
+--    a merchant is never deleted: its ledger accounts (created with it) keep it, and they are kept above. The
+--    key locked the merchant's row FOR KEY SHARE at every event: a WAL record and a dirtied page per payment,
+--    and a MultiXact on that one row whenever payments into the same merchant overlap.
+ALTER TABLE events DROP CONSTRAINT events_merchant_id_fkey;
