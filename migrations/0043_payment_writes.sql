@@ -13,6 +13,11 @@ ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_account_id_fkey,
 ALTER TABLE ledger_pending_credits DROP CONSTRAINT ledger_pending_credits_account_id_fkey,
   DROP CONSTRAINT ledger_pending_credits_transaction_id_fkey;
 
+-- No statement reads ledger entries by account but the books' checks, which aggregate all of them
+-- (verifyLedger): the index took an entry per posted line, every payment's two of them under the same
+-- platform keys (PSP_CLEARING, FEE_REVENUE), the one leaf page every concurrent payment writes.
+DROP INDEX ledger_entries_account;
+
 CREATE FUNCTION ledger_rows_are_kept() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'rows of % are never deleted', TG_TABLE_NAME USING ERRCODE = 'PX002';
