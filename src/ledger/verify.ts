@@ -2,8 +2,8 @@ import type { Executor } from '../platform/db.js';
 
 /**
  * Checks the ledger's invariants and returns every violation found (empty when the books hold):
- * each transaction sums to zero, each merchant balance (row plus pending credits) equals the sum of its
- * entries, no balance row is negative, and each pending credit matches its transaction's entries.
+ * each transaction sums to zero, each entry names an account and a transaction that exist, each merchant
+ * balance (row plus pending credits) equals the sum of its entries, no balance row is negative, and each pending credit matches its transaction's entries.
  */
 export async function verifyLedger(db: Executor): Promise<string[]> {
   const problems: string[] = [];
@@ -15,6 +15,13 @@ export async function verifyLedger(db: Executor): Promise<string[]> {
     `SELECT t.id FROM ledger_transactions t WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = t.id)`,
   );
   for (const r of empty.rows) problems.push(`transaction ${r.id} has no entries`);
+  // Only ledger_post writes entries, and it checks their accounts (migration 0043 dropped the foreign keys).
+  const orphans = await db.query<{ id: number; account: string }>(
+    `SELECT e.transaction_id AS id, e.account_id AS account FROM ledger_entries e
+     WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = e.account_id)
+        OR NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.id = e.transaction_id)`,
+  );
+  for (const r of orphans.rows) problems.push(`entry of transaction ${r.id} on ${r.account}: no such transaction or account`);
   // A merchant balance is its row plus its pending credits (migration 0006).
   const drift = await db.query<{ id: string; balance: number; total: number }>(
     `SELECT a.id, (a.balance + coalesce(p.pending, 0))::bigint AS balance, coalesce(e.total, 0)::bigint AS total

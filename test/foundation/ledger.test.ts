@@ -44,6 +44,36 @@ describe('ledger', () => {
     }))).rejects.toMatchObject({ code: 'PX002' });
   });
 
+  it('refuses a posting to an account that does not exist, and writes nothing (migration 0043: no foreign key does it)', async () => {
+    const m = await t.merchant();
+    const before = await t.pool.query('SELECT count(*)::int AS n FROM ledger_transactions');
+    await expect(withTransaction(t.pool, (tx) => post(tx, {
+      kind: 'BAD', reference: 'test',
+      entries: [{ account: PSP_CLEARING, amount: -10 }, { account: merchantAccount(m.id, 'available'), amount: 5 }, { account: 'platform:nowhere', amount: 5 }],
+    }))).rejects.toMatchObject({ code: 'PX002' });
+    const after = await t.pool.query('SELECT count(*)::int AS n FROM ledger_transactions');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('never deletes an account or a transaction', async () => {
+    const m = await t.merchant();
+    await credit(m.id, 10);
+    await expect(t.pool.query('DELETE FROM ledger_accounts WHERE id = $1', [merchantAccount(m.id, 'available')])).rejects.toMatchObject({ code: 'PX002' });
+    await expect(t.pool.query(`DELETE FROM ledger_transactions WHERE reference = 'none'`)).rejects.toMatchObject({ code: 'PX002' });
+  });
+
+  it('detects entries of an account or a transaction that does not exist', async () => {
+    const { rows: [tx] } = await t.pool.query<{ id: number }>('SELECT max(id)::int AS id FROM ledger_transactions');
+    const { rows } = await t.pool.query<{ id: number }>(
+      `INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES ($1, 'platform:nowhere', 5), ($1, $2, -5), (-1, $2, 1), (-1, $2, -1) RETURNING id`,
+      [tx!.id, PSP_CLEARING]);
+    const problems = (await verifyLedger(t.pool)).join('\n');
+    await t.pool.query('DELETE FROM ledger_entries WHERE id = ANY ($1)', [rows.map((r) => r.id)]);
+    expect(problems).toContain('platform:nowhere');
+    expect(problems).toContain('transaction -1');
+    expect(await verifyLedger(t.pool)).toEqual([]);
+  });
+
   it('is backed by a CHECK constraint, not only by the posting function', async () => {
     const m = await t.merchant();
     await expect(t.pool.query(`UPDATE ledger_accounts SET balance = -1 WHERE id = $1`, [merchantAccount(m.id, 'available')]))
