@@ -298,6 +298,7 @@ async function run(server: BenchServer): Promise<string> {
     };
     for (let i = 0; i < 10; i++) await payout(); // warm-up
     await measure('withdrawal: create → COMPLETED → WITHDRAWAL_COMPLETED delivered (SIM_PAYOUT_DELAY_MS=0)', N, payout);
+    const payoutCosts = await statementCosts(db.url, N, idleDbCpuPerMs, payout);
     const paid = await Promise.all(Array.from({ length: 2 * N }, () => create(one.key)));
     const costs = await statementCosts(db.url, paid.length, idleDbCpuPerMs, async (i) => {
       const done = arrived(`CHARGE_PAID:${paid[i]}`, 1);
@@ -311,6 +312,7 @@ async function run(server: BenchServer): Promise<string> {
       '',
       `idle worker: ${(idle.statements * 1000).toFixed(1)} statements/s, ${(idle.commits * 1000).toFixed(1)} commits/s; load average ${load()}`,
       ...(costs === null ? [] : ['', `Statements of a paid and delivered payment (pay → CHARGE_PAID, 1 endpoint, ${paid.length} one at a time):`, '', costs]),
+      ...(payoutCosts === null ? [] : ['', `Statements of a payout (create → WITHDRAWAL_COMPLETED delivered, ${N} one at a time):`, '', payoutCosts]),
     ].join('\n');
   } finally {
     await w.stop();
