@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
 
 /** Dashboard roles (docs/contract/access.md#roles). */
@@ -71,17 +71,20 @@ export function assertSession(caller: Caller): asserts caller is Extract<Caller,
 
 /**
  * Route option `onRequest: requirePermission('money')`: runs right after the scope's auth hook, before
- * body validation and the idempotency lookup, so a refused role is 403 whatever it sent.
+ * body validation and the idempotency lookup, so a refused role is 403 whatever it sent. A callback hook
+ * (a refusal is thrown, which Fastify answers as a rejection): it checks in memory, so it needs no promise.
  */
-export const requirePermission = (permission: Permission) => async (req: FastifyRequest) => {
+export const requirePermission = (permission: Permission) => (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
   assertPermitted(req.auth!.caller, permission);
+  done();
 };
 
 /** Route option for API keys and team routes: a dashboard session (an API key: 403), then its role. */
-export const requireSession = (permission: Permission = 'read') => async (req: FastifyRequest) => {
+export const requireSession = (permission: Permission = 'read') => (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
   const caller = req.auth!.caller;
   assertSession(caller);
   assertPermitted(caller, permission);
+  done();
 };
 
 /** What the OpenAPI document says of session-only routes (API keys, the team, the account): an API key gets 403, reads included (docs/contract/access.md#api-keys). */

@@ -26,10 +26,18 @@ function localParts(ms: number): Record<'year' | 'month' | 'day' | 'hour' | 'min
   return out;
 }
 
+// The day of the last whole second asked about: "today" is asked on every charge create, and formatToParts costs
+// ≈ 10 µs. Every offset in the time-zone database is a whole number of seconds, so a second never spans two days.
+let last = { second: NaN, date: '' };
+
 /** The São Paulo calendar day of an instant: "today" there when `instant` is now. */
 export function saoPauloDate(instant: Date): CivilDate {
+  const second = Math.floor(instant.getTime() / 1000);
+  if (second === last.second) return last.date;
   const { year, month, day } = localParts(instant.getTime());
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  const date = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  last = { second, date };
+  return date;
 }
 
 /** São Paulo wall-clock time minus UTC at an instant, in milliseconds (−3 h since 2019). */

@@ -94,7 +94,7 @@ export function createAuthFailureLimiter(opts: { perSecond: number; redis: Redis
  * UNAUTHORIZED makes it unknown; FORBIDDEN (a suspended merchant, a role) means it was found.
  */
 export function limitUnknownCredentials(limiter: AuthFailureLimiter, auth: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): onRequestAsyncHookHandler {
-  if (!limiter.enabled) return async (req, reply) => void (await auth(req, reply));
+  if (!limiter.enabled) return auth; // as it is: a wrapper would add a promise to every request
   return async function (req, reply) {
     const credential = req.headers.authorization ?? req.headers.cookie;
     if (credential === undefined) return void (await auth(req, reply)); // nothing to look up

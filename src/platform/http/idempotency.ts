@@ -141,10 +141,7 @@ export async function registerIdempotency(app: FastifyInstance, pool: pg.Pool, h
   const claims = new ClaimProcess(pool);
   await claims.start();
   app.addHook('onClose', () => claims.stop());
-  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.method !== 'POST' || !req.auth) return;
-    const raw = req.headers['idempotency-key'];
-    if (raw === undefined) return;
+  const lookUp = async (req: FastifyRequest, reply: FastifyReply, auth: NonNullable<FastifyRequest['auth']>, raw: string | string[]) => {
     if (typeof raw !== 'string' || !KEY_PATTERN.test(raw)) {
       throw new AppError('VALIDATION_ERROR', 'Idempotency-Key: must be 1 to 255 printable ASCII characters');
     }
@@ -152,9 +149,9 @@ export async function registerIdempotency(app: FastifyInstance, pool: pg.Pool, h
       .update(JSON.stringify(canonical({ method: req.method, path: req.url.split('?')[0], query: req.query ?? {}, body: req.body ?? null })))
       .digest('hex');
     const config = req.routeOptions.config;
-    const caller = req.auth.caller;
+    const caller = auth.caller;
     const callerId = caller.kind === 'apiKey' ? caller.keyId : caller.userId;
-    const scope = new IdempotencyScope(req.auth.merchant.id, callerId, raw, hash, config.successStatus ?? 200, config.idempotency ?? {}, claims);
+    const scope = new IdempotencyScope(auth.merchant.id, callerId, raw, hash, config.successStatus ?? 200, config.idempotency ?? {}, claims);
     const stored = await findAnswer(pool, scope);
     const outcome = stored && (await scope.replayOrConflict(stored));
     if (!outcome) {
@@ -163,5 +160,12 @@ export async function registerIdempotency(app: FastifyInstance, pool: pg.Pool, h
     }
     if (outcome instanceof IdempotentReplay) return sendReplay(reply, outcome);
     throw outcome;
+  };
+  // A callback hook that returns the lookup's promise only when there is a key to look up: most requests have
+  // none, and an async hook would cost each of them a promise and a microtask.
+  app.addHook('preHandler', (req, reply, done) => {
+    const raw = req.headers['idempotency-key'];
+    if (req.method !== 'POST' || !req.auth || raw === undefined) return done();
+    return lookUp(req, reply, req.auth, raw);
   });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { symbols } from 'pino';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type pg from 'pg';
@@ -35,13 +36,29 @@ function loggedUrl(url: string, secretPath: RegExp | undefined): string {
   return `${path}?${params.toString()}`;
 }
 
+const { serializersSym } = symbols;
+
 /** One log line per request, when it completes, instead of Fastify's two: each line is a write system call. */
 class OneLinePerRequest extends LogController {
+  /**
+   * The server's logger without redaction, for the line of a request that completed: its fields are what the
+   * serializers make of the request (method, masked URL, address), the status and the time, none of them a
+   * redacted path, and redaction ran its wildcard paths over each of them — ≈ 10 µs a line, half its cost.
+   * A route with serializers of its own (a token in its path) keeps its request's logger.
+   */
+  private plain?: { log: FastifyBaseLogger; serializers: unknown };
+
+  useUnredacted(root: FastifyBaseLogger): void {
+    this.plain = { log: root.child({}, { redact: { paths: [], censor: '[redacted]' } }), serializers: (root as never)[serializersSym] };
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else if (this.plain && (reply.log as never)[serializersSym] === this.plain.serializers) {
+      this.plain.log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    } else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
 
@@ -66,16 +83,18 @@ export interface ServerOptions {
  */
 export async function createHttpServer(config: Config, pool: pg.Pool, o: ServerOptions = {}): Promise<FastifyInstance> {
   const { logStream } = o;
+  const lines = new OneLinePerRequest();
+  const logger = config.logLevel === 'silent' && !logStream ? false : {
+    level: logStream ? 'debug' : config.logLevel,
+    stream: logStream,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: loggedUrl(req.url, o.secretPath), remoteAddress: req.ip }) },
+  };
   const app = Fastify({
-    logger: config.logLevel === 'silent' && !logStream ? false : {
-      level: logStream ? 'debug' : config.logLevel,
-      stream: logStream,
-      redact: { paths: REDACT, censor: '[redacted]' },
-      serializers: { req: (req) => ({ method: req.method, url: loggedUrl(req.url, o.secretPath), remoteAddress: req.ip }) },
-    },
+    logger,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    logController: new OneLinePerRequest(),
+    logController: lines,
     bodyLimit: ONE_MIB,
     return503OnClosing: true,
     // HEAD is another method on a known path: 404 like any other (docs/contract/http.md#routing).
@@ -84,6 +103,7 @@ export async function createHttpServer(config: Config, pool: pg.Pool, o: ServerO
     // Behind a TLS proxy (docs/deployment.md): the client address the per-address limits count by.
     trustProxy: config.trustProxy as boolean, // or a hop count / address list: all three are Fastify's own
   });
+  if (logger) lines.useUnredacted(app.log);
   // The in-flight count SIGTERM waits for (raw server events), and the request metrics (first onResponse hook).
   const drain = trackInFlight(app);
   app.decorate('drain', drain);
@@ -96,11 +116,14 @@ export async function createHttpServer(config: Config, pool: pg.Pool, o: ServerO
   app.setNotFoundHandler(notFoundHandler);
   // `/customers/` routes to `/customers/:id` with an empty id: a path that names nothing, so 404 like an
   // unknown route, before auth (docs/contract/http.md#routing).
-  app.addHook('onRequest', async (req, reply) => {
-    if (Object.values(req.params as Record<string, string>).includes('')) return notFoundHandler(req, reply);
+  // These two run on every request: callback hooks, not async ones, so each costs no promise and no microtask.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (Object.values(req.params as Record<string, string>).includes('')) notFoundHandler(req, reply);
+    else done();
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
+    done(null, payload);
   });
   // An empty body with a JSON content type is a request without a body (docs/contract/http.md#routing).
   app.removeContentTypeParser('application/json');
