@@ -31,6 +31,7 @@ const EXCEPTIONS: Record<string, string> = {
   'src/disputes/dispute.sql.ts#resolveDisputeRow': 'admin: as selectDispute',
   'src/events/event.sql.ts#deleteEventsBefore': 'worker: retention over every merchant',
   'src/ledger/ledger.ts#lockBalance': 'scoped: a ledger account id is `<merchant id>:<kind>`, it names its merchant',
+  'src/ledger/verify.ts#verifyLedger': 'the books\' own check over every account: entries without their account or transaction',
   'src/public-pages/pages.sql.ts#selectPayStatus': "public: GET /pay/{id}/status, its event stream and the simulate button, by the checkout's unguessable id",
   'src/refunds/refund.sql.ts#selectPendingRefundRequest': 'worker: the refund request job on its own refund id',
   'src/refunds/refund.sql.ts#enqueuePendingRefundRequests': 'worker: the recovery sweep at worker start',
